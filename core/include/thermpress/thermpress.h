@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libthermpress: read and steer the scheduler's view of thermal pressure.
+ *
+ * Every function returns 0 or a negative errno.  When it fails and the caller passed
+ * a struct tp_error, err->msg holds one human sentence in git's style (lower case,
+ * no trailing period, names the subject: "cpu 9 does not exist (online: 0-7)").
+ * The library never prints and never exits.
+ *
+ * A value that does not exist is TP_NONE, never 0.
+ */
+#ifndef THERMPRESS_H
+#define THERMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <thermpress/backend.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TP_NONE (-1)
+#define TP_MAX_CPUS 8192
+#define TP_NAME_MAX 32
+#define TP_MAX_BACKENDS 16
+
+/* Where the default root and plugin directory come from when not given. */
+#define TP_ENV_ROOT "THERMPRESS_ROOT"
+#define TP_ENV_PLUGIN_DIR "THERMPRESS_PLUGIN_DIR"
+/* The interface directory below the root (docs/abi.md). */
+#define TP_ABI_DIR "sys/kernel/debug/sched/thermal_pressure"
+#define TP_ABI_VERSION 1
+
+struct tp_error {
+	int code;		/* the negative errno also returned */
+	char msg[256];
+};
+
+/* ---- CPU sets ------------------------------------------------------------ */
+
+struct tp_cpuset {
+	uint64_t bits[TP_MAX_CPUS / 64];
+};
+
+void tp_cpuset_zero(struct tp_cpuset *set);
+void tp_cpuset_add(struct tp_cpuset *set, int cpu);
+bool tp_cpuset_has(const struct tp_cpuset *set, int cpu);
+int tp_cpuset_count(const struct tp_cpuset *set);
+/* The lowest CPU in set that is >= from, or -1. */
+int tp_cpuset_next(const struct tp_cpuset *set, int from);
+/* "0-3,6"; "" for an empty set.  Returns the length it needs (snprintf style). */
+size_t tp_cpuset_format(const struct tp_cpuset *set, char *buf, size_t len);
+
+/* ---- Snapshots --------------------------------------------------------- */
+
+struct tp_cpu {
+	int cpu;
+	int online;			/* 1, 0 or TP_NONE */
+	int domain;			/* index into tp_snapshot.domains, or TP_NONE */
+	int64_t max_capacity;		/* 1..1024 */
+	int64_t max_freq_khz;
+	int64_t capped_freq_khz;	/* == max_freq_khz when not capped */
+	int64_t capped_capacity;	/* max_capacity - pressure */
+	int64_t pressure;		/* instantaneous */
+	int64_t avg_pressure;		/* the active backend's output */
+	int64_t capacity;		/* what the scheduler uses */
+	bool avg_estimated;		/* avg_pressure computed by thermpress, not read */
+};
+
+/* A frequency domain (cluster): CPUs that share one cpufreq policy. */
+struct tp_domain {
+	int id;				/* the policy number: its first CPU */
+	char name[TP_NAME_MAX];		/* "little", "big", or "cluster0", ... */
+};
+
+struct tp_snapshot {
+	char source[TP_NAME_MAX];	/* "patched", "sim", "stock" */
+	char backend[TP_NAME_MAX];	/* active backend, "" when unknown */
+	int64_t decay_ms;		/* in force for the active backend, TP_NONE when unknown */
+	int hz;				/* tick rate, TP_NONE when unknown */
+	uint64_t time_ns;		/* the source's clock */
+	size_t nr_cpus;
+	struct tp_cpu *cpus;		/* in CPU order, cpus[i].cpu need not be i */
+	size_t nr_domains;
+	struct tp_domain *domains;
+	/* private: allocation sizes, so that a snapshot can be retaken without malloc */
+	size_t cpus_alloc, domains_alloc;
+};
+
+/* Index of cpu in snap->cpus, or -1. */
+int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu);
+void tp_snapshot_release(struct tp_snapshot *snap);
+
+/* ---- Sources ----------------------------------------------------------- */
+
+enum tp_source_kind {
+	TP_SOURCE_AUTO = 0,	/* the patched kernel when its interface exists */
+	TP_SOURCE_PATCHED,	/* docs/abi.md under a root directory */
+	TP_SOURCE_SIM,		/* the built-in simulator, in process */
+	TP_SOURCE_STOCK,	/* an unpatched kernel's cpufreq/thermal interfaces */
+};
+
+struct tp_open_options {
+	enum tp_source_kind kind;
+	const char *root;		/* NULL: $THERMPRESS_ROOT, else "/" */
+	const char *plugin_dir;		/* NULL: $THERMPRESS_PLUGIN_DIR, else the installed dir */
+	/* simulator only */
+	const char *sim_preset;		/* NULL: "hikey960"; "db410c"; "smp:N" (N 1..4096) */
+	int sim_hz;			/* 0: 250; 100, 250 or 1000 */
+	bool sim_virtual_clock;		/* time moves only through tp_sim_advance() */
+	const char *sim_scenario;	/* NULL: none; see tp_sim_scenarios() */
+};
+
+struct tp_source;
+
+int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
+		   struct tp_error *err);
+void tp_source_close(struct tp_source *src);
+enum tp_source_kind tp_source_kind(const struct tp_source *src);
+/* "patched kernel at /", "simulator hikey960 (virtual clock)" */
+const char *tp_source_describe(const struct tp_source *src);
+
+/*
+ * Take a consistent snapshot.  snap must be zeroed before its first use and may be
+ * passed again to reuse its buffers; free it with tp_snapshot_release().
+ */
+int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err);
+
+/* ---- Parsers (strict: the whole token must parse) ---------------------- */
+
+/*
+ * CPU lists: "0-3,6", "all", and domain names ("big") where the topology has them.
+ * Every CPU must exist in topo; the message names the bad token and the valid CPUs.
+ */
+int tp_parse_cpulist(const char *text, const struct tp_snapshot *topo,
+		     struct tp_cpuset *out, struct tp_error *err);
+
+/* "2362000" (kHz), "2.36GHz", "1800MHz", "1800000kHz", "900000000Hz"; > 0. */
+int tp_parse_freq_khz(const char *text, uint64_t *khz, struct tp_error *err);
+
+/*
+ * "250" (in default_unit_ns), "250ms", "1s", "1.5s", "400us", "10ns", "2min".
+ * > 0 and exact to the nanosecond.
+ */
+int tp_parse_duration_ns(const char *text, uint64_t default_unit_ns, uint64_t *ns,
+			 struct tp_error *err);
+
+/* A decay period for `decay set`: a duration, bare numbers in ms, whole ms only. */
+int tp_parse_decay_ms(const char *text, uint32_t *ms, struct tp_error *err);
+
+enum tp_cap_kind {
+	TP_CAP_KHZ,		/* a frequency */
+	TP_CAP_CAPACITY,	/* "cap=600": the capped capacity wanted */
+	TP_CAP_PERCENT,		/* "60%": of each CPU's max frequency */
+};
+
+struct tp_cap_value {
+	enum tp_cap_kind kind;
+	uint64_t value;		/* kHz, capacity or percent */
+};
+
+int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_error *err);
+
+/*
+ * The frequency that realises value on cpu: a capacity or percent rounds up, so that
+ * the capped capacity is at least what was asked for.  -EINVAL when it is out of
+ * the CPU's range (the message gives the range), -ENODATA when the CPU has no
+ * known frequency.
+ */
+int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
+		       uint64_t *khz, struct tp_error *err);
+
+/* The instantaneous pressure: max_cap - max_cap * capped / max (mult_frac). */
+uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_khz);
+
+/* ---- Control ------------------------------------------------------------ */
+
+/*
+ * Cap every CPU of cpus.  All of it is validated before anything is written; if the
+ * source still refuses part of it, what was applied is rolled back.
+ */
+int tp_cap_set(struct tp_source *src, const struct tp_cpuset *cpus,
+	       const struct tp_cap_value *value, struct tp_error *err);
+int tp_cap_clear(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_error *err);
+
+/* Switch backend; decay_ms 0 keeps the backend's own period. */
+int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
+		   struct tp_error *err);
+/* Set the decay period of the active backend. */
+int tp_decay_set(struct tp_source *src, uint32_t decay_ms, struct tp_error *err);
+
+struct tp_backend_info {
+	char name[TP_NAME_MAX];
+	char summary[128];		/* "" when no plugin describes it */
+	bool active;
+	bool has_plugin;		/* thermpress can compute it */
+	uint32_t decay_min_ms, decay_max_ms, decay_default_ms;	/* 0: no parameter */
+	int64_t decay_ms;		/* in force, TP_NONE when unknown */
+};
+
+/* The backends the source offers, in its order. */
+int tp_backend_list(struct tp_source *src, struct tp_backend_info *out, size_t max,
+		    size_t *count, struct tp_error *err);
+
+/* ---- Simulator ----------------------------------------------------------- */
+
+/* Advance a virtual clock (the in-process simulator, or a served one: sim_clock). */
+int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err);
+
+/*
+ * Serve src's simulator as the docs/abi.md tree at mountpoint with FUSE until
+ * *stop becomes nonzero or the filesystem is unmounted.  Returns -ENOTSUP with a
+ * reason when FUSE cannot be used here.
+ */
+int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
+		 struct tp_error *err);
+
+/* ---- Plugins --------------------------------------------------------------- */
+
+struct tp_plugin_set;
+
+/*
+ * Load every backend plugin in dir (NULL: $THERMPRESS_PLUGIN_DIR, else the installed
+ * directory).  Broken, incomplete or version-mismatched plugins are skipped and
+ * listed as warnings; only an unreadable directory or no usable plugin fails.
+ */
+int tp_plugins_load(const char *dir, struct tp_plugin_set **out, struct tp_error *err);
+void tp_plugins_free(struct tp_plugin_set *set);
+size_t tp_plugins_count(const struct tp_plugin_set *set);
+const struct tp_backend_ops *tp_plugins_get(const struct tp_plugin_set *set, size_t i);
+const struct tp_backend_ops *tp_plugins_find(const struct tp_plugin_set *set, const char *name);
+size_t tp_plugins_warning_count(const struct tp_plugin_set *set);
+const char *tp_plugins_warning(const struct tp_plugin_set *set, size_t i);
+/* The plugin set a source loaded (every source loads one). */
+const struct tp_plugin_set *tp_source_plugins(const struct tp_source *src);
+
+/* One averaging instance whose state the host allocates. */
+struct tp_avg {
+	const struct tp_backend_ops *ops;
+	uint32_t decay_ms;		/* in force */
+	void *state;
+};
+
+/* decay_ms 0: the backend's default.  -EINVAL (with the range) when it is refused. */
+int tp_avg_init(struct tp_avg *avg, const struct tp_backend_ops *ops, uint32_t decay_ms,
+		uint64_t now_ns, struct tp_error *err);
+void tp_avg_reset(struct tp_avg *avg, uint64_t now_ns);
+uint64_t tp_avg_update(struct tp_avg *avg, uint64_t now_ns, uint64_t pressure);
+void tp_avg_fini(struct tp_avg *avg);
+
+/* ---- Errors ------------------------------------------------------------- */
+
+/* Fill err (if not NULL) and return code (a negative errno). */
+int tp_error_set(struct tp_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seam between the generic library and each source (patched kernel, simulator,
+ * stock kernel).  Private to core/.
+ *
+ * The generic layer (control.c) validates everything against a snapshot before it
+ * calls a source, so sources only apply already-valid requests; they still return
+ * -errno with a message when the system refuses.
+ */
+#ifndef TP_CORE_SOURCE_H
+#define TP_CORE_SOURCE_H
+
+#include <thermpress/thermpress.h>
+
+struct tp_source;
+
+struct tp_source_ops {
+	/* Fill snap (its buffers may be reused); the generic layer derives the rest. */
+	int (*snapshot)(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err);
+	/* Cap every CPU of cpus at khz, or clear their cap when khz is 0. */
+	int (*inject)(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
+		      struct tp_error *err);
+	int (*set_backend)(struct tp_source *src, const char *name, struct tp_error *err);
+	int (*set_decay)(struct tp_source *src, uint32_t decay_ms, struct tp_error *err);
+	/* The source's backend names in order, the active index, the decay in force. */
+	int (*backends)(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
+			size_t *count, int *active, int64_t *decay_ms, struct tp_error *err);
+	/* Optional (NULL: -ENOTSUP). */
+	int (*advance)(struct tp_source *src, uint64_t ns, struct tp_error *err);
+	int (*serve)(struct tp_source *src, const char *mountpoint, volatile int *stop,
+		     struct tp_error *err);
+	void (*close)(struct tp_source *src);
+};
+
+struct tp_source {
+	const struct tp_source_ops *ops;
+	enum tp_source_kind kind;
+	char description[256];
+	struct tp_plugin_set *plugins;	/* owned */
+	void *priv;			/* the source's own state */
+};
+
+/* Each source's constructor; plugins is handed over to the source on success. */
+int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_error *err);
+int tp_source_sim_open(const struct tp_open_options *opts, struct tp_source *src,
+		       struct tp_error *err);
+
+/* Fill the derived columns (capped_capacity) of every CPU. */
+void tp_snapshot_derive(struct tp_snapshot *snap);
+/* Make room for n CPUs and m domains, reusing earlier buffers. */
+int tp_snapshot_reserve(struct tp_snapshot *snap, size_t ncpus, size_t ndomains);
+
+#endif
