@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: MIT
+/*
+ * docs/abi.md's text formats, in one place.  The parser is hand-rolled because a
+ * 4096-CPU `stats` file is parsed several times a second by the live view and must
+ * cost little more than reading it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi_text.h"
+#include "source.h"
+
+/* ---- formatting ---------------------------------------------------------- */
+
+struct outbuf {
+	char *buf;
+	size_t len, cap;
+	int failed;
+};
+
+static void out_reserve(struct outbuf *o, size_t more)
+{
+	if (o->failed || o->len + more + 1 <= o->cap)
+		return;
+	size_t cap = o->cap ? o->cap : 4096;
+
+	while (cap < o->len + more + 1)
+		cap *= 2;
+	char *b = realloc(o->buf, cap);
+
+	if (!b) {
+		o->failed = 1;
+		return;
+	}
+	o->buf = b;
+	o->cap = cap;
+}
+
+static void out_str(struct outbuf *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	out_reserve(o, n);
+	if (o->failed)
+		return;
+	memcpy(o->buf + o->len, s, n + 1);
+	o->len += n;
+}
+
+static void out_i64(struct outbuf *o, int64_t v, char sep)
+{
+	char tmp[24];
+	int n = 0;
+
+	out_reserve(o, 24);
+	if (o->failed)
+		return;
+	if (v < 0) {
+		o->buf[o->len++] = '-';	/* TP_NONE: the ABI's "missing" */
+	} else {
+		do {
+			tmp[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		while (n)
+			o->buf[o->len++] = tmp[--n];
+	}
+	o->buf[o->len++] = sep;
+	o->buf[o->len] = '\0';
+}
+
+static const char stats_header[] =
+	"cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n";
+
+int tp_abi_format_stats(const struct tp_snapshot *snap, char **text, size_t *len)
+{
+	struct outbuf o = { 0 };
+	char line[128];
+
+	out_reserve(&o, 256 + snap->nr_cpus * 64);
+	snprintf(line, sizeof(line), "version %d\ntime_ns %llu\nbackend %s\n", TP_ABI_VERSION,
+		 (unsigned long long)snap->time_ns, snap->backend[0] ? snap->backend : "-");
+	out_str(&o, line);
+	out_str(&o, "decay_ms ");
+	out_i64(&o, snap->decay_ms, '\n');
+	out_str(&o, "hz ");
+	out_i64(&o, snap->hz, '\n');
+	out_str(&o, "nr_cpus ");
+	out_i64(&o, (int64_t)snap->nr_cpus, '\n');
+	for (size_t d = 0; d < snap->nr_domains; d++) {
+		snprintf(line, sizeof(line), "domain %d %s\n", snap->domains[d].id, snap->domains[d].name);
+		out_str(&o, line);
+	}
+	out_str(&o, stats_header);
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		const struct tp_cpu *c = &snap->cpus[i];
+		int64_t dom = c->domain >= 0 && (size_t)c->domain < snap->nr_domains ?
+			snap->domains[c->domain].id : TP_NONE;
+
+		out_i64(&o, c->cpu, ' ');
+		out_i64(&o, c->online, ' ');
+		out_i64(&o, dom, ' ');
+		out_i64(&o, c->max_capacity, ' ');
+		out_i64(&o, c->max_freq_khz, ' ');
+		out_i64(&o, c->capped_freq_khz, ' ');
+		out_i64(&o, c->pressure, ' ');
+		out_i64(&o, c->avg_pressure, ' ');
+		out_i64(&o, c->capacity, '\n');
+	}
+	if (o.failed) {
+		free(o.buf);
+		return -ENOMEM;
+	}
+	*text = o.buf;
+	*len = o.len;
+	return 0;
+}
+
+size_t tp_abi_format_backends(char names[][TP_NAME_MAX], size_t count, int active, char *buf,
+			      size_t len)
+{
+	size_t need = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < count; i++) {
+		int n = snprintf(need < len ? buf + need : NULL, need < len ? len - need : 0,
+				 (int)i == active ? "%s[%s]" : "%s%s", i ? " " : "", names[i]);
+		need += (size_t)n;
+	}
+	if (need < len)
+		snprintf(buf + need, len - need, "\n");
+	return need + 1;
+}
+
+/* ---- parsing --------------------------------------------------------------- */
+
+int tp_abi_parse_u64(const char *text, uint64_t *value)
+{
+	uint64_t v = 0;
+
+	if (!*text)
+		return -EINVAL;
+	for (const char *p = text; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*value = v;
+	return 0;
+}
+
+int tp_abi_write_value(const char *buf, size_t len, char *out, size_t out_len)
+{
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= out_len || memchr(buf, '\n', len) || memchr(buf, '\0', len))
+		return -EINVAL;
+	memcpy(out, buf, len);
+	out[len] = '\0';
+	return 0;
+}
+
+/* Kernel cpulist_parse() format, restricted to numbers and ranges. */
+static int parse_kernel_cpulist(const char *text, int nr_cpus, struct tp_cpuset *cpus)
+{
+	const char *p = text;
+
+	tp_cpuset_zero(cpus);
+	for (;;) {
+		char *end;
+		unsigned long first, last;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		first = strtoul(p, &end, 10);
+		last = first;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			last = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (first > last || last >= (unsigned long)nr_cpus)
+			return -EINVAL;
+		for (unsigned long c = first; c <= last; c++)
+			tp_cpuset_add(cpus, (int)c);
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',')
+			return -EINVAL;
+	}
+}
+
+int tp_abi_parse_inject(const char *text, int nr_cpus, struct tp_cpuset *cpus, uint64_t *khz)
+{
+	const char *space = strchr(text, ' ');
+	char list[4096];
+
+	if (!space || (size_t)(space - text) >= sizeof(list) || strchr(space + 1, ' '))
+		return -EINVAL;
+	memcpy(list, text, space - text);
+	list[space - text] = '\0';
+	if (parse_kernel_cpulist(list, nr_cpus, cpus) < 0)
+		return -EINVAL;
+	if (strcmp(space + 1, "clear") == 0) {
+		*khz = 0;
+		return 0;
+	}
+	if (tp_abi_parse_u64(space + 1, khz) < 0 || *khz == 0)
+		return -EINVAL;
+	return 0;
+}
+
+int tp_abi_parse_backends(const char *text, size_t len, char names[][TP_NAME_MAX], size_t max,
+			  size_t *count, int *active, struct tp_error *err)
+{
+	size_t i = 0, n = 0;
+
+	*active = -1;
+	while (len && (text[len - 1] == '\n'))
+		len--;
+	while (i < len) {
+		size_t start = i, end;
+		bool bracket = text[i] == '[';
+
+		while (i < len && text[i] != ' ')
+			i++;
+		end = i;
+		if (bracket) {
+			if (end - start < 3 || text[end - 1] != ']')
+				goto bad;
+			start++;
+			end--;
+		}
+		if (end == start || end - start >= TP_NAME_MAX || n == max)
+			goto bad;
+		for (size_t k = start; k < end; k++)
+			if (!((text[k] >= 'a' && text[k] <= 'z') || (text[k] >= '0' && text[k] <= '9') ||
+			      text[k] == '_'))
+				goto bad;
+		if (bracket) {
+			if (*active >= 0)
+				goto bad;
+			*active = (int)n;
+		}
+		memcpy(names[n], text + start, end - start);
+		names[n][end - start] = '\0';
+		n++;
+		if (i < len)
+			i++;	/* the single space */
+	}
+	if (n == 0 || *active < 0)
+		goto bad;
+	*count = n;
+	return 0;
+bad:
+	return tp_error_set(err, -EPROTO, "malformed backend list '%.*s'", (int)(len > 80 ? 80 : len),
+			    text);
+}
+
+/* A cursor over the stats text: one field at a time, no copies. */
+struct cursor {
+	const char *p, *end;
+	unsigned line;
+};
+
+static bool at_eol(const struct cursor *c)
+{
+	return c->p >= c->end || *c->p == '\n';
+}
+
+static void next_line(struct cursor *c)
+{
+	while (c->p < c->end && *c->p != '\n')
+		c->p++;
+	if (c->p < c->end)
+		c->p++;
+	c->line++;
+}
+
+/* One space-separated field as a number or "-" (TP_NONE); -1 when malformed. */
+static int field_i64(struct cursor *c, int64_t *v)
+{
+	const char *p = c->p;
+	int64_t n = 0;
+
+	if (p < c->end && *p == '-') {
+		p++;
+		*v = TP_NONE;
+	} else {
+		const char *start = p;
+
+		while (p < c->end && *p >= '0' && *p <= '9') {
+			if (n > (INT64_MAX - 9) / 10)
+				return -1;
+			n = n * 10 + (*p - '0');
+			p++;
+		}
+		if (p == start)
+			return -1;
+		*v = n;
+	}
+	if (p < c->end && *p == ' ')
+		p++;
+	else if (p < c->end && *p != '\n')
+		return -1;
+	c->p = p;
+	return 0;
+}
+
+static bool key_is(const struct cursor *c, const char *key, const char **value)
+{
+	size_t n = strlen(key);
+
+	if ((size_t)(c->end - c->p) > n && memcmp(c->p, key, n) == 0 && c->p[n] == ' ') {
+		*value = c->p + n + 1;
+		return true;
+	}
+	return false;
+}
+
+enum { COL_CPU, COL_ONLINE, COL_DOMAIN, COL_MAXCAP, COL_MAXF, COL_CAPF, COL_P, COL_AVG, COL_CAP,
+       NR_COLS };
+static const char *const col_names[NR_COLS] = {
+	"cpu", "online", "domain", "max_capacity", "max_freq_khz", "capped_freq_khz",
+	"pressure", "avg_pressure", "capacity",
+};
+
+#define MAX_STATS_COLS 64
+
+static int find_or_add_domain(struct tp_snapshot *snap, int id, const char *name, size_t name_len)
+{
+	for (size_t d = 0; d < snap->nr_domains; d++) {
+		if (snap->domains[d].id == id) {
+			if (name) {
+				snprintf(snap->domains[d].name, TP_NAME_MAX, "%.*s", (int)name_len, name);
+			}
+			return (int)d;
+		}
+	}
+	if (tp_snapshot_reserve(snap, 0, snap->nr_domains + 1) < 0)
+		return -1;
+	struct tp_domain *dom = &snap->domains[snap->nr_domains];
+
+	dom->id = id;
+	if (name)
+		snprintf(dom->name, TP_NAME_MAX, "%.*s", (int)name_len, name);
+	else
+		snprintf(dom->name, TP_NAME_MAX, "cluster%zu", snap->nr_domains);
+	return (int)snap->nr_domains++;
+}
+
+int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
+		       struct tp_error *err)
+{
+	struct cursor c = { text, text + len, 1 };
+	int64_t version = TP_NONE, nr_cpus = TP_NONE, v;
+	int colmap[MAX_STATS_COLS];
+	size_t ncols = 0;
+	const char *value;
+	char what[64];
+
+	snap->nr_cpus = 0;
+	snap->nr_domains = 0;
+	snap->backend[0] = '\0';
+	snap->decay_ms = TP_NONE;
+	snap->hz = TP_NONE;
+	snap->time_ns = 0;
+
+	/* key value lines up to the column header */
+	for (;; next_line(&c)) {
+		if (c.p >= c.end) {
+			snprintf(what, sizeof(what), "no column header");
+			goto bad;
+		}
+		if (key_is(&c, "cpu", &value))
+			break;
+		if (key_is(&c, "version", &value)) {
+			c.p = value;
+			if (field_i64(&c, &version) < 0 || !at_eol(&c))
+				goto bad_value;
+		} else if (key_is(&c, "time_ns", &value)) {
+			c.p = value;
+			if (field_i64(&c, &v) < 0 || v < 0 || !at_eol(&c))
+				goto bad_value;
+			snap->time_ns = (uint64_t)v;
+		} else if (key_is(&c, "backend", &value)) {
+			const char *e = memchr(value, '\n', (size_t)(c.end - value));
+			size_t n = (size_t)((e ? e : c.end) - value);
+
+			if (n == 0 || n >= TP_NAME_MAX)
+				goto bad_value;
+			if (!(n == 1 && value[0] == '-')) {
+				memcpy(snap->backend, value, n);
+				snap->backend[n] = '\0';
+			}
+		} else if (key_is(&c, "decay_ms", &value)) {
+			c.p = value;
+			if (field_i64(&c, &snap->decay_ms) < 0 || !at_eol(&c))
+				goto bad_value;
+		} else if (key_is(&c, "hz", &value)) {
+			c.p = value;
+			if (field_i64(&c, &v) < 0 || !at_eol(&c) || v > 100000)
+				goto bad_value;
+			snap->hz = (int)v;
+		} else if (key_is(&c, "nr_cpus", &value)) {
+			c.p = value;
+			if (field_i64(&c, &nr_cpus) < 0 || nr_cpus < 0 || nr_cpus > TP_MAX_CPUS ||
+			    !at_eol(&c))
+				goto bad_value;
+		} else if (key_is(&c, "domain", &value)) {
+			int64_t id;
+			const char *name, *e;
+
+			c.p = value;
+			if (field_i64(&c, &id) < 0 || id < 0 || id >= TP_MAX_CPUS || at_eol(&c))
+				goto bad_value;
+			name = c.p;
+			e = memchr(name, '\n', (size_t)(c.end - name));
+			if (!e || e == name || e - name >= TP_NAME_MAX)
+				goto bad_value;
+			if (find_or_add_domain(snap, (int)id, name, (size_t)(e - name)) < 0)
+				goto nomem;
+		}
+		/* unknown keys are allowed within version 1 */
+	}
+	if (version != TP_ABI_VERSION)
+		return tp_error_set(err, -EPROTO,
+			"stats: interface version %lld is not supported (this thermpress reads version %d)",
+			(long long)version, TP_ABI_VERSION);
+	if (nr_cpus == TP_NONE) {
+		snprintf(what, sizeof(what), "no nr_cpus line");
+		goto bad;
+	}
+
+	/* the column header */
+	{
+		int seen[NR_COLS] = { 0 };
+
+		while (!at_eol(&c)) {
+			const char *start = c.p;
+
+			while (c.p < c.end && *c.p != ' ' && *c.p != '\n')
+				c.p++;
+			if (ncols == MAX_STATS_COLS) {
+				snprintf(what, sizeof(what), "too many columns");
+				goto bad;
+			}
+			colmap[ncols] = -1;
+			for (int k = 0; k < NR_COLS; k++) {
+				if ((size_t)(c.p - start) == strlen(col_names[k]) &&
+				    memcmp(start, col_names[k], (size_t)(c.p - start)) == 0) {
+					colmap[ncols] = k;
+					seen[k]++;
+				}
+			}
+			ncols++;
+			if (c.p < c.end && *c.p == ' ')
+				c.p++;
+		}
+		for (int k = 0; k < NR_COLS; k++) {
+			if (seen[k] != 1) {
+				snprintf(what, sizeof(what), "column %s %s", col_names[k],
+					 seen[k] ? "repeated" : "missing");
+				goto bad;
+			}
+		}
+		next_line(&c);
+	}
+
+	if (tp_snapshot_reserve(snap, (size_t)nr_cpus, 0) < 0)
+		goto nomem;
+	for (int64_t i = 0; i < nr_cpus; i++, next_line(&c)) {
+		struct tp_cpu *cpu = &snap->cpus[i];
+		int64_t vals[NR_COLS];
+
+		if (c.p >= c.end) {
+			snprintf(what, sizeof(what), "%lld cpu lines, expected %lld", (long long)i,
+				 (long long)nr_cpus);
+			goto bad;
+		}
+		for (size_t k = 0; k < ncols; k++) {
+			if (at_eol(&c) || field_i64(&c, &v) < 0)
+				goto bad_value;
+			if (colmap[k] >= 0)
+				vals[colmap[k]] = v;
+		}
+		if (!at_eol(&c))
+			goto bad_value;
+		if (vals[COL_CPU] < 0 || vals[COL_CPU] >= TP_MAX_CPUS ||
+		    (i > 0 && vals[COL_CPU] <= snap->cpus[i - 1].cpu) ||
+		    (vals[COL_ONLINE] != 0 && vals[COL_ONLINE] != 1 && vals[COL_ONLINE] != TP_NONE))
+			goto bad_value;
+		cpu->cpu = (int)vals[COL_CPU];
+		cpu->online = (int)vals[COL_ONLINE];
+		cpu->domain = TP_NONE;
+		if (vals[COL_DOMAIN] >= 0) {
+			if (vals[COL_DOMAIN] >= TP_MAX_CPUS)
+				goto bad_value;
+			/* neighbours usually share a domain: skip the search then */
+			if (i > 0 && snap->cpus[i - 1].domain >= 0 &&
+			    snap->domains[snap->cpus[i - 1].domain].id == vals[COL_DOMAIN])
+				cpu->domain = snap->cpus[i - 1].domain;
+			else
+				cpu->domain = find_or_add_domain(snap, (int)vals[COL_DOMAIN], NULL, 0);
+			if (cpu->domain < 0)
+				goto nomem;
+		}
+		cpu->max_capacity = vals[COL_MAXCAP];
+		cpu->max_freq_khz = vals[COL_MAXF];
+		cpu->capped_freq_khz = vals[COL_CAPF];
+		cpu->capped_capacity = TP_NONE;
+		cpu->pressure = vals[COL_P];
+		cpu->avg_pressure = vals[COL_AVG];
+		cpu->capacity = vals[COL_CAP];
+		cpu->avg_estimated = false;
+		snap->nr_cpus = (size_t)i + 1;
+	}
+	if (c.p < c.end) {
+		snprintf(what, sizeof(what), "more cpu lines than nr_cpus %lld", (long long)nr_cpus);
+		goto bad;
+	}
+	return 0;
+
+bad_value:
+	snprintf(what, sizeof(what), "malformed line %u", c.line);
+bad:
+	snap->nr_cpus = 0;
+	return tp_error_set(err, -EPROTO, "stats: %s", what);
+nomem:
+	snap->nr_cpus = 0;
+	return tp_error_set(err, -ENOMEM, "stats: out of memory");
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Changes: caps, backend, decay.  Everything is validated against a fresh
+ * snapshot before the source is touched, so a bad request changes nothing; a
+ * refusal part-way through a multi-step cap is rolled back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source.h"
+
+static int take_topology(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
+{
+	memset(snap, 0, sizeof(*snap));
+	return tp_snapshot_take(src, snap, err);
+}
+
+/* Every CPU of cpus must exist in snap. */
+static int check_cpus(const struct tp_snapshot *snap, const struct tp_cpuset *cpus,
+		      struct tp_error *err)
+{
+	if (tp_cpuset_count(cpus) == 0)
+		return tp_error_set(err, -EINVAL, "no cpus given");
+	for (int cpu = tp_cpuset_next(cpus, 0); cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1))
+		if (tp_snapshot_find_cpu(snap, cpu) < 0)
+			return tp_error_set(err, -EINVAL, "cpu %d does not exist", cpu);
+	return 0;
+}
+
+/* Put the caps of the CPUs in done back to what snap recorded. */
+static void roll_back(struct tp_source *src, const struct tp_snapshot *snap,
+		      const struct tp_cpuset *done)
+{
+	struct tp_cpuset *one = malloc(sizeof(*one));
+
+	if (!one)
+		return;
+	for (int cpu = tp_cpuset_next(done, 0); cpu >= 0; cpu = tp_cpuset_next(done, cpu + 1)) {
+		const struct tp_cpu *c = &snap->cpus[tp_snapshot_find_cpu(snap, cpu)];
+		uint64_t khz = c->capped_freq_khz >= 0 && c->capped_freq_khz < c->max_freq_khz ?
+			(uint64_t)c->capped_freq_khz : 0;
+
+		tp_cpuset_zero(one);
+		tp_cpuset_add(one, cpu);
+		src->ops->inject(src, one, khz, NULL);
+	}
+	free(one);
+}
+
+int tp_cap_set(struct tp_source *src, const struct tp_cpuset *cpus,
+	       const struct tp_cap_value *value, struct tp_error *err)
+{
+	struct tp_snapshot snap;
+	struct tp_cpuset *sets = calloc(3, sizeof(*sets));	/* pending, group, done */
+	uint64_t *khz = NULL;
+	int rc;
+
+	if (!sets)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	rc = take_topology(src, &snap, err);
+	if (rc < 0)
+		goto out;
+	rc = check_cpus(&snap, cpus, err);
+	if (rc < 0)
+		goto out;
+	khz = calloc(snap.nr_cpus, sizeof(*khz));
+	if (!khz) {
+		rc = tp_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	/* Resolve every CPU first: one bad CPU means nothing is written. */
+	for (int cpu = tp_cpuset_next(cpus, 0); cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
+		int i = tp_snapshot_find_cpu(&snap, cpu);
+
+		rc = tp_cap_resolve_khz(value, &snap.cpus[i], &khz[i], err);
+		if (rc < 0)
+			goto out;
+		if ((int64_t)khz[i] == snap.cpus[i].max_freq_khz)
+			khz[i] = 0;	/* a cap at the maximum is no cap */
+	}
+	/* One write per distinct frequency: CPUs of one cluster share one. */
+	sets[0] = *cpus;
+	while (tp_cpuset_count(&sets[0])) {
+		int first = tp_cpuset_next(&sets[0], 0);
+		uint64_t want = khz[tp_snapshot_find_cpu(&snap, first)];
+
+		tp_cpuset_zero(&sets[1]);
+		for (int cpu = first; cpu >= 0; cpu = tp_cpuset_next(&sets[0], cpu + 1)) {
+			if (khz[tp_snapshot_find_cpu(&snap, cpu)] == want) {
+				tp_cpuset_add(&sets[1], cpu);
+				sets[0].bits[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
+			}
+		}
+		rc = src->ops->inject(src, &sets[1], want, err);
+		if (rc < 0) {
+			roll_back(src, &snap, &sets[2]);
+			goto out;
+		}
+		for (size_t w = 0; w < TP_MAX_CPUS / 64; w++)
+			sets[2].bits[w] |= sets[1].bits[w];
+	}
+	rc = 0;
+out:
+	free(khz);
+	free(sets);
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+int tp_cap_clear(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_error *err)
+{
+	struct tp_snapshot snap;
+	int rc = take_topology(src, &snap, err);
+
+	if (rc == 0)
+		rc = check_cpus(&snap, cpus, err);
+	if (rc == 0)
+		rc = src->ops->inject(src, cpus, 0, err);
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+struct backend_state {
+	char names[TP_MAX_BACKENDS][TP_NAME_MAX];
+	size_t count;
+	int active;
+	int64_t decay_ms;
+};
+
+static int read_backends(struct tp_source *src, struct backend_state *st, struct tp_error *err)
+{
+	return src->ops->backends(src, st->names, TP_MAX_BACKENDS, &st->count, &st->active,
+				  &st->decay_ms, err);
+}
+
+static void list_names(const struct backend_state *st, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < st->count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", st->names[i]);
+}
+
+/* Check decay_ms against the backend's plugin, for a message with the range. */
+static int check_decay(struct tp_source *src, const char *backend, uint32_t decay_ms,
+		       struct tp_error *err)
+{
+	const struct tp_backend_ops *ops = tp_plugins_find(src->plugins, backend);
+	uint32_t in_force;
+
+	if (!ops)
+		return 0;	/* the source will judge */
+	if (ops->decay_max_ms == 0)
+		return tp_error_set(err, -EINVAL, "backend %s has no decay period", backend);
+	if (ops->normalize_decay(decay_ms, &in_force) < 0)
+		return tp_error_set(err, -EINVAL,
+			"decay period %u ms is out of range for %s (%u..%u ms)", decay_ms, backend,
+			ops->decay_min_ms, ops->decay_max_ms);
+	return 0;
+}
+
+int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
+		   struct tp_error *err)
+{
+	struct backend_state st;
+	char avail[256];
+	int rc = read_backends(src, &st, err);
+	size_t i;
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < st.count; i++)
+		if (strcmp(st.names[i], name) == 0)
+			break;
+	if (i == st.count) {
+		list_names(&st, avail, sizeof(avail));
+		return tp_error_set(err, -EINVAL, "unknown backend '%s' (available: %s)", name, avail);
+	}
+	if (decay_ms) {
+		rc = check_decay(src, name, decay_ms, err);
+		if (rc < 0)
+			return rc;
+	}
+	if ((int)i != st.active) {
+		rc = src->ops->set_backend(src, name, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (decay_ms) {
+		rc = src->ops->set_decay(src, decay_ms, err);
+		if (rc < 0 && (int)i != st.active && st.active >= 0)
+			src->ops->set_backend(src, st.names[st.active], NULL);
+	}
+	return rc;
+}
+
+int tp_decay_set(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
+{
+	struct backend_state st;
+	int rc = read_backends(src, &st, err);
+
+	if (rc < 0)
+		return rc;
+	if (st.active < 0)
+		return tp_error_set(err, -EIO, "no active backend");
+	rc = check_decay(src, st.names[st.active], decay_ms, err);
+	if (rc < 0)
+		return rc;
+	return src->ops->set_decay(src, decay_ms, err);
+}
+
+int tp_backend_list(struct tp_source *src, struct tp_backend_info *out, size_t max,
+		    size_t *count, struct tp_error *err)
+{
+	struct backend_state st;
+	int rc = read_backends(src, &st, err);
+
+	if (rc < 0)
+		return rc;
+	*count = 0;
+	for (size_t i = 0; i < st.count && i < max; i++) {
+		const struct tp_backend_ops *ops = tp_plugins_find(src->plugins, st.names[i]);
+		struct tp_backend_info *b = &out[i];
+
+		memset(b, 0, sizeof(*b));
+		snprintf(b->name, sizeof(b->name), "%s", st.names[i]);
+		b->active = (int)i == st.active;
+		b->decay_ms = b->active ? st.decay_ms : TP_NONE;
+		if (ops) {
+			b->has_plugin = true;
+			snprintf(b->summary, sizeof(b->summary), "%s", ops->summary);
+			b->decay_min_ms = ops->decay_min_ms;
+			b->decay_max_ms = ops->decay_max_ms;
+			b->decay_default_ms = ops->decay_default_ms;
+		}
+		(*count)++;
+	}
+	return 0;
+}

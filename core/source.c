@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/* Opening a source: which one, where, and what to say when there is none. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source.h"
+
+static const char *default_root(const struct tp_open_options *opts)
+{
+	const char *env = getenv(TP_ENV_ROOT);
+
+	if (opts->root && *opts->root)
+		return opts->root;
+	return env && *env ? env : "/";
+}
+
+/*
+ * No patched interface under root: say what is there instead, so the user knows
+ * whether to mount debugfs, become root, boot the patched kernel, or use --sim.
+ */
+static int explain_missing_interface(const char *root, struct tp_error *err)
+{
+	char debugfs[4096], dir[4200];
+	struct stat st;
+	const char *hint = "use --sim for the built-in simulator";
+
+	snprintf(debugfs, sizeof(debugfs), "%s/sys/kernel/debug", root);
+	snprintf(dir, sizeof(dir), "%s/%s", root, TP_ABI_DIR);
+	if (stat(dir, &st) == 0)
+		return tp_error_set(err, -ENOENT, "%s has no readable 'version' file; %s", dir, hint);
+	if (errno == EACCES)
+		return tp_error_set(err, -EACCES,
+			"permission denied looking into %s (debugfs is root-only: run as root); %s",
+			debugfs, hint);
+	if (stat(debugfs, &st) != 0 || !S_ISDIR(st.st_mode))
+		return tp_error_set(err, -ENOENT, "no debugfs directory at %s; %s", debugfs, hint);
+	snprintf(dir, sizeof(dir), "%s/sched", debugfs);
+	if (stat(dir, &st) != 0)
+		return tp_error_set(err, -ENOENT,
+			"debugfs is not mounted at %s (mount -t debugfs none %s), or the kernel has no scheduler debugfs; %s",
+			debugfs, debugfs, hint);
+	return tp_error_set(err, -ENOENT,
+		"this kernel has no thermal pressure interface (%s/%s is missing: not a thermpress-patched kernel); %s",
+		root, TP_ABI_DIR, hint);
+}
+
+int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
+		   struct tp_error *err)
+{
+	static const struct tp_open_options defaults;
+	struct tp_source *src;
+	struct tp_error plugin_err;
+	int rc;
+
+	if (!opts)
+		opts = &defaults;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	/* Plugins describe backends for every source; the simulator cannot run without. */
+	rc = tp_plugins_load(opts->plugin_dir, &src->plugins, &plugin_err);
+	if (rc < 0 && opts->kind == TP_SOURCE_SIM) {
+		free(src);
+		return tp_error_set(err, rc, "simulator: %s", plugin_err.msg);
+	}
+
+	switch (opts->kind) {
+	case TP_SOURCE_SIM:
+		src->kind = TP_SOURCE_SIM;
+		rc = tp_source_sim_open(opts, src, err);
+		break;
+	case TP_SOURCE_AUTO:
+	case TP_SOURCE_PATCHED: {
+		const char *root = default_root(opts);
+		char version[4096];
+
+		snprintf(version, sizeof(version), "%s/%s/version", root, TP_ABI_DIR);
+		if (access(version, R_OK) != 0) {
+			rc = explain_missing_interface(root, err);
+			break;
+		}
+		src->kind = TP_SOURCE_PATCHED;
+		rc = tp_source_patched_open(root, src, err);
+		break;
+	}
+	case TP_SOURCE_STOCK:
+	default:
+		rc = tp_error_set(err, -ENOTSUP, "the stock-kernel source is not available yet");
+		break;
+	}
+	if (rc < 0) {
+		tp_plugins_free(src->plugins);
+		free(src);
+		return rc;
+	}
+	*out = src;
+	return 0;
+}
+
+void tp_source_close(struct tp_source *src)
+{
+	if (!src)
+		return;
+	if (src->ops && src->ops->close)
+		src->ops->close(src);
+	tp_plugins_free(src->plugins);
+	free(src);
+}
+
+enum tp_source_kind tp_source_kind(const struct tp_source *src)
+{
+	return src->kind;
+}
+
+const char *tp_source_describe(const struct tp_source *src)
+{
+	return src->description;
+}
+
+const struct tp_plugin_set *tp_source_plugins(const struct tp_source *src)
+{
+	return src->plugins;
+}
+
+int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
+{
+	int rc = src->ops->snapshot(src, snap, err);
+
+	if (rc == 0)
+		tp_snapshot_derive(snap);
+	return rc;
+}
+
+int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
+{
+	if (!src->ops->advance)
+		return tp_error_set(err, -ENOTSUP, "%s is not a simulator: it has no clock to advance",
+				    src->description);
+	return src->ops->advance(src, ns, err);
+}
+
+int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
+		 struct tp_error *err)
+{
+	if (!src->ops->serve)
+		return tp_error_set(err, -ENOTSUP, "only the built-in simulator can be served");
+	return src->ops->serve(src, mountpoint, stop, err);
+}
