@@ -357,6 +357,7 @@ int tp_parse_cpulist(const char *text, const struct tp_snapshot *topo, struct tp
 
 		if (n == 0 || n >= sizeof(tok)) {
 			snprintf(tok, sizeof(tok), "%.*s", (int)(n ? n : 0), p);
+			tp_cpuset_zero(out);
 			if (n == 0)
 				return tp_error_set(err, -EINVAL, "invalid cpu list '%s' (empty element)", text);
 			return cpulist_error(topo, err, 2, tok);

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The patched-kernel source against fixture trees made in a temporary root:
+ * well-formed, truncated, garbage, missing files, offline CPUs, and what the
+ * control functions write.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <thermpress/thermpress.h>
+
+#define HDR "cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n"
+
+static const char hikey_stats[] =
+	"version 1\ntime_ns 10004000000\nbackend pelt\ndecay_ms 32\nhz 250\nnr_cpus 8\n" HDR
+	"0 1 0 462 1844000 1844000 0 0 462\n"
+	"1 1 0 462 1844000 1844000 0 0 462\n"
+	"2 1 0 462 1844000 1844000 0 0 462\n"
+	"3 1 0 462 1844000 1844000 0 0 462\n"
+	"4 1 4 1024 2362000 1181000 512 247 777\n"
+	"5 1 4 1024 2362000 1181000 512 247 777\n"
+	"6 0 4 1024 2362000 1181000 512 247 777\n"
+	"7 0 4 1024 2362000 1181000 512 247 777\n";
+
+static char root[64];
+
+static void put(const char *name, const char *content)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/%s", root, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void drop(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/%s", root, name);
+	unlink(path);
+}
+
+static int make_tree(void **state)
+{
+	char cmd[200];
+
+	snprintf(root, sizeof(root), "/tmp/tp-patched-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/kernel/debug/sched/thermal_pressure", root);
+	assert_int_equal(system(cmd), 0);
+	put("version", "1\n");
+	put("backend", "instant [pelt] decay\n");
+	put("decay_ms", "32\n");
+	put("hz", "250\n");
+	put("stats", hikey_stats);
+	put("inject", "");
+	return 0;
+}
+
+static int remove_tree(void **state)
+{
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd);
+}
+
+static struct tp_source *open_root(void)
+{
+	struct tp_open_options opts = { .kind = TP_SOURCE_PATCHED, .root = root };
+	struct tp_source *src = NULL;
+	struct tp_error err = { 0 };
+
+	if (tp_source_open(&opts, &src, &err))
+		fail_msg("open: %s", err.msg);
+	return src;
+}
+
+static void test_well_formed(void **state)
+{
+	struct tp_source *src = open_root();
+	struct tp_snapshot snap = { 0 };
+	struct tp_error err;
+
+	assert_int_equal(tp_source_kind(src), TP_SOURCE_PATCHED);
+	assert_non_null(strstr(tp_source_describe(src), root));
+	assert_int_equal(tp_snapshot_take(src, &snap, &err), 0);
+	assert_string_equal(snap.source, "patched");
+	assert_string_equal(snap.backend, "pelt");
+	assert_int_equal(snap.nr_cpus, 8);
+	assert_int_equal(snap.nr_domains, 2);
+	assert_string_equal(snap.domains[0].name, "cluster0");
+	assert_string_equal(snap.domains[1].name, "cluster1");
+	assert_int_equal(snap.cpus[4].capped_capacity, 512);
+	assert_int_equal(snap.cpus[6].online, 0);	/* offline, still listed */
+	assert_int_equal(snap.cpus[6].avg_pressure, 247);
+	assert_false(snap.cpus[6].avg_estimated);
+
+	struct tp_backend_info b[TP_MAX_BACKENDS];
+	size_t n;
+
+	assert_int_equal(tp_backend_list(src, b, TP_MAX_BACKENDS, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_true(b[1].active);
+	assert_int_equal(b[1].decay_ms, 32);
+	assert_string_equal(b[2].name, "decay");
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+
+static void expect_snapshot_error(const char *stats, int code, const char *msg)
+{
+	struct tp_source *src = open_root();
+	struct tp_snapshot snap = { 0 };
+	struct tp_error err = { 0 };
+
+	if (stats)
+		put("stats", stats);
+	else
+		drop("stats");
+	assert_int_equal(tp_snapshot_take(src, &snap, &err), code);
+	if (!strstr(err.msg, msg))
+		fail_msg("message '%s' lacks '%s'", err.msg, msg);
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+	put("stats", hikey_stats);
+}
+
+static void test_bad_stats(void **state)
+{
+	char truncated[sizeof(hikey_stats)];
+
+	memcpy(truncated, hikey_stats, sizeof(hikey_stats));
+	truncated[sizeof(hikey_stats) / 2] = '\0';
+	expect_snapshot_error(truncated, -EPROTO, "stats: ");
+	expect_snapshot_error("", -EPROTO, "stats: no column header");
+	expect_snapshot_error("\x01\x02garbage\xff\n", -EPROTO, "stats: no column header");
+	expect_snapshot_error(NULL, -ENOENT, "/stats: No such file or directory");
+}
+
+static void test_open_errors(void **state)
+{
+	struct tp_open_options opts = { .kind = TP_SOURCE_PATCHED, .root = root };
+	struct tp_source *src = NULL;
+	struct tp_error err = { 0 };
+
+	put("version", "2\n");
+	assert_int_equal(tp_source_open(&opts, &src, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "interface version 2 is not supported"));
+	put("version", "one\n");
+	assert_int_equal(tp_source_open(&opts, &src, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "malformed"));
+	drop("version");
+	assert_int_equal(tp_source_open(&opts, &src, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "has no readable 'version' file; use --sim"));
+	put("version", "1\n");
+
+	opts.root = "/nonexistent-tp-root";
+	assert_int_equal(tp_source_open(&opts, &src, &err), -ENOENT);
+	assert_string_equal(err.msg,
+		"no debugfs directory at /nonexistent-tp-root/sys/kernel/debug; use --sim for the built-in simulator");
+	assert_null(src);
+}
+
+/* The inject file as a FIFO: collect every write the library makes. */
+struct collector {
+	char path[256];
+	char lines[1024];
+	int stop;
+};
+
+static void *collect(void *arg)
+{
+	struct collector *c = arg;
+	size_t used = 0;
+
+	while (!c->stop) {
+		int fd = open(c->path, O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			break;
+		while ((n = read(fd, c->lines + used, sizeof(c->lines) - 1 - used)) > 0)
+			used += (size_t)n;
+		c->lines[used] = '\0';
+		close(fd);
+	}
+	return NULL;
+}
+
+static void test_control_writes(void **state)
+{
+	struct collector c = { 0 };
+	struct tp_source *src = open_root();
+	struct tp_snapshot snap = { 0 };
+	struct tp_cpuset cpus;
+	struct tp_cap_value v;
+	struct tp_error err;
+	pthread_t th;
+
+	snprintf(c.path, sizeof(c.path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
+	drop("inject");
+	assert_int_equal(mkfifo(c.path, 0600), 0);
+	assert_int_equal(pthread_create(&th, NULL, collect, &c), 0);
+	assert_int_equal(tp_snapshot_take(src, &snap, &err), 0);
+
+	/* one value, two clusters: one write per distinct frequency */
+	assert_int_equal(tp_parse_cpulist("2-5", &snap, &cpus, &err), 0);
+	assert_int_equal(tp_parse_cap_value("50%", &v, &err), 0);
+	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
+	/* a cap at the maximum is written as clear */
+	assert_int_equal(tp_parse_cap_value("100%", &v, &err), 0);
+	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
+	assert_int_equal(tp_cap_clear(src, &cpus, &err), 0);
+	/* invalid for one cpu: nothing written */
+	assert_int_equal(tp_parse_cap_value("cap=600", &v, &err), 0);
+	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "capacity 600 is above cpu 2's maximum (cap=1..cap=462)");
+	assert_int_equal(tp_parse_cap_value("cap=400", &v, &err), 0);
+	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
+
+	c.stop = 1;
+	int fd = open(c.path, O_WRONLY);	/* wake the reader */
+
+	close(fd);
+	pthread_join(th, NULL);
+	assert_string_equal(c.lines,
+		"2-3 922000\n4-5 1181000\n"
+		"2-5 clear\n"
+		"2-5 clear\n"
+		"2-3 1596537\n4-5 922657\n");
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+	drop("inject");
+	put("inject", "");
+}
+
+static void test_backend_writes(void **state)
+{
+	struct tp_source *src = open_root();
+	struct tp_error err;
+	char buf[64] = "";
+	FILE *f;
+	char path[256];
+
+	assert_int_equal(tp_backend_set(src, "fancy", 0, &err), -EINVAL);
+	assert_string_equal(err.msg, "unknown backend 'fancy' (available: instant, pelt, decay)");
+	assert_int_equal(tp_backend_set(src, "decay", 0, &err), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/backend", root);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "decay\n");
+	put("backend", "instant [pelt] decay\n");
+	tp_source_close(src);
+}
+
+static void test_write_refused(void **state)
+{
+	struct tp_source *src = open_root();
+	struct tp_snapshot snap = { 0 };
+	struct tp_cpuset cpus;
+	struct tp_cap_value v = { TP_CAP_PERCENT, 50 };
+	struct tp_error err;
+	char path[256];
+
+	/* a directory where inject should be: open for writing fails */
+	drop("inject");
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(tp_snapshot_take(src, &snap, &err), 0);
+	assert_int_equal(tp_parse_cpulist("0", &snap, &cpus, &err), 0);
+	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), -EISDIR);
+	assert_non_null(strstr(err.msg, "/inject for writing: Is a directory"));
+	rmdir(path);
+	put("inject", "");
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_well_formed),
+		cmocka_unit_test(test_bad_stats),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_control_writes),
+		cmocka_unit_test(test_backend_writes),
+		cmocka_unit_test(test_write_refused),
+	};
+	return cmocka_run_group_tests_name("patched", tests, make_tree, remove_tree);
+}
