@@ -207,6 +207,9 @@ int tp_backend_list(struct tp_source *src, struct tp_backend_info *out, size_t m
 
 /* ---- Simulator ----------------------------------------------------------- */
 
+/* The simulator's scenario names for sim_scenario, NULL-terminated ("heat"). */
+const char *const *tp_sim_scenarios(void);
+
 /* Advance a virtual clock (the in-process simulator, or a served one: sim_clock). */
 int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err);
 
