@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* show, show cpu, show backends, show status. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static void fmt_decay(char *buf, size_t len, int64_t decay_ms)
+{
+	if (decay_ms <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld ms", (long long)decay_ms);
+}
+
+static void fmt_time(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%llu.%03llu s", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000000ull));
+}
+
+static const char *domain_of(const struct tp_snapshot *snap, const struct tp_cpu *c)
+{
+	if (c->domain < 0 || (size_t)c->domain >= snap->nr_domains || !snap->domains[c->domain].name[0])
+		return "-";
+	return snap->domains[c->domain].name;
+}
+
+static void print_header(struct cmd_ctx *ctx, const struct tp_snapshot *snap)
+{
+	char decay[32], hz[32], t[48];
+
+	fmt_decay(decay, sizeof(decay), snap->decay_ms);
+	fmt_i64(hz, sizeof(hz), snap->hz);
+	fmt_time(t, sizeof(t), snap->time_ns);
+	out_printf(ctx, "source: %s  backend: %s  decay: %s  hz: %s  time: %s\n",
+		   tp_source_describe(ctx->src), snap->backend[0] ? snap->backend : "-", decay,
+		   hz, t);
+}
+
+static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
+			const struct tp_cpuset *only)
+{
+	int dw = 6;
+	bool estimated = false;
+
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		int l = (int)strlen(domain_of(snap, &snap->cpus[i]));
+		if (l > dw)
+			dw = l;
+	}
+	print_header(ctx, snap);
+	out_printf(ctx, "%4s  %-*s  %-6s  %8s  %6s  %17s  %8s  %8s\n", "CPU", dw, "DOMAIN", "ONLINE",
+		   "CAPACITY", "MAXCAP", "MHZ CAPPED/MAX", "PRESSURE", "AVG");
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		const struct tp_cpu *c = &snap->cpus[i];
+		char cap[24], maxcap[24], cmhz[24], mmhz[24], mhz[52], p[24], avg[24], avgs[28];
+		if (only && !tp_cpuset_has(only, c->cpu))
+			continue;
+		fmt_i64(cap, sizeof(cap), c->capacity);
+		fmt_i64(maxcap, sizeof(maxcap), c->max_capacity);
+		fmt_mhz(cmhz, sizeof(cmhz), c->capped_freq_khz);
+		fmt_mhz(mmhz, sizeof(mmhz), c->max_freq_khz);
+		snprintf(mhz, sizeof(mhz), "%s/%s", cmhz, mmhz);
+		fmt_i64(p, sizeof(p), c->pressure);
+		fmt_i64(avg, sizeof(avg), c->avg_pressure);
+		snprintf(avgs, sizeof(avgs), "%s%s", c->avg_estimated ? "~" : "", avg);
+		estimated |= c->avg_estimated;
+		out_printf(ctx, "%4d  %-*s  %-6s  %8s  %6s  %17s  %8s  %8s\n", c->cpu, dw,
+			   domain_of(snap, c),
+			   c->online == 1 ? "yes" : c->online == 0 ? "no" : "-", cap, maxcap, mhz,
+			   p, avgs);
+	}
+	if (estimated)
+		out_printf(ctx, "~ estimated: the source does not report it, thermpress computed it\n");
+}
+
+static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct tp_snapshot snap = { 0 };
+	int rc = ctx_snapshot(ctx, &snap);
+
+	if (!rc) {
+		if (ctx->cmd_json)
+			out_json(ctx, json_snapshot(ctx->src, &snap, NULL));
+		else
+			print_table(ctx, &snap, NULL);
+	}
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+static int exec_show_cpu(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct tp_snapshot snap = { 0 };
+	struct tp_error err = { 0 };
+	static struct tp_cpuset set;
+	int rc = ctx_snapshot(ctx, &snap);
+
+	if (rc)
+		goto out;
+	rc = tp_parse_cpulist(argv[0], &snap, &set, &err);
+	if (rc < 0) {
+		rc = cmd_tp_error(ctx, rc, &err);
+		goto out;
+	}
+	if (ctx->cmd_json)
+		out_json(ctx, json_snapshot(ctx->src, &snap, &set));
+	else
+		print_table(ctx, &snap, &set);
+out:
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+static int exec_show_backends(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct tp_backend_info b[TP_MAX_BACKENDS];
+	struct tp_error err = { 0 };
+	struct tp_source *src = ctx_source(ctx);
+	size_t n = 0;
+	int rc;
+
+	if (!src)
+		return ctx->status;
+	memset(b, 0, sizeof(b));
+	rc = tp_backend_list(src, b, TP_MAX_BACKENDS, &n, &err);
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
+	if (ctx->cmd_json) {
+		out_json(ctx, json_backends(b, n));
+		return 0;
+	}
+	out_printf(ctx, "%-10s  %-6s  %-8s  %-14s  %-6s  %s\n", "BACKEND", "ACTIVE", "DECAY",
+		   "RANGE", "PLUGIN", "SUMMARY");
+	for (size_t i = 0; i < n; i++) {
+		char decay[32], range[48];
+		bool param = !b[i].has_plugin || b[i].decay_max_ms > 0;
+		if (param)
+			fmt_decay(decay, sizeof(decay), b[i].decay_ms);
+		else
+			snprintf(decay, sizeof(decay), "none");
+		if (b[i].decay_max_ms)
+			snprintf(range, sizeof(range), "%u-%u ms", b[i].decay_min_ms, b[i].decay_max_ms);
+		else
+			snprintf(range, sizeof(range), "-");
+		out_printf(ctx, "%-10s  %-6s  %-8s  %-14s  %-6s  %s\n", b[i].name,
+			   b[i].active ? "yes" : "no", decay, range, b[i].has_plugin ? "yes" : "no",
+			   b[i].summary[0] ? b[i].summary : "-");
+	}
+	return 0;
+}
+
+static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct tp_snapshot snap = { 0 };
+	static struct tp_cpuset online, capped;
+	char decay[32], hz[32], t[48], on[256], cp[256];
+	int rc = ctx_snapshot(ctx, &snap);
+
+	if (rc)
+		goto out;
+	if (ctx->cmd_json) {
+		out_json(ctx, json_status(ctx->src, &snap));
+		goto out;
+	}
+	tp_cpuset_zero(&online);
+	tp_cpuset_zero(&capped);
+	for (size_t i = 0; i < snap.nr_cpus; i++) {
+		const struct tp_cpu *c = &snap.cpus[i];
+		if (c->online == 1)
+			tp_cpuset_add(&online, c->cpu);
+		if (c->max_freq_khz >= 0 && c->capped_freq_khz >= 0 &&
+		    c->capped_freq_khz != c->max_freq_khz)
+			tp_cpuset_add(&capped, c->cpu);
+	}
+	tp_cpuset_format(&online, on, sizeof(on));
+	tp_cpuset_format(&capped, cp, sizeof(cp));
+	fmt_decay(decay, sizeof(decay), snap.decay_ms);
+	fmt_i64(hz, sizeof(hz), snap.hz);
+	fmt_time(t, sizeof(t), snap.time_ns);
+	int ver = source_interface_version(ctx->src);
+	out_printf(ctx, "source:            %s\n", tp_source_describe(ctx->src));
+	if (ver < 0)
+		out_printf(ctx, "interface version: -\n");
+	else
+		out_printf(ctx, "interface version: %d\n", ver);
+	out_printf(ctx, "backend:           %s\n", snap.backend[0] ? snap.backend : "-");
+	out_printf(ctx, "decay:             %s\n", decay);
+	out_printf(ctx, "hz:                %s\n", hz);
+	out_printf(ctx, "time:              %s\n", t);
+	out_printf(ctx, "cpus:              %zu (online: %s)\n", snap.nr_cpus, on[0] ? on : "none");
+	out_printf(ctx, "capped cpus:       %s\n", cp[0] ? cp : "none");
+	const struct tp_plugin_set *set = tp_source_plugins(ctx->src);
+	size_t nw = set ? tp_plugins_warning_count(set) : 0;
+	if (!nw)
+		out_printf(ctx, "plugin warnings:   none\n");
+	for (size_t i = 0; i < nw; i++)
+		out_printf(ctx, "plugin warning:    %s\n", tp_plugins_warning(set, i));
+out:
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+static void complete_cpulist(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
+{
+	if (argc == 0)
+		cands_add(out, "all");
+}
+
+const struct cmd_entry cmd_show_entry = {
+	.path = "show",
+	.args = "[--json]",
+	.summary = "show every CPU's capacity and thermal pressure",
+	.help = "Shows one line per CPU: its number, frequency domain, online state, the capacity "
+		"the scheduler uses, its capacity at the top frequency, the capped and the top "
+		"frequency in MHz, the instantaneous thermal pressure and the averaged pressure "
+		"the active backend gives (marked ~ when thermpress estimated it because the "
+		"source does not report it).  A header line gives the source, the backend, its "
+		"decay period, the tick rate and the source's clock.  A value that does not exist "
+		"is shown as -.",
+	.min_args = 0, .max_args = 0,
+	.flags = CMD_JSON,
+	.exec = exec_show,
+};
+
+const struct cmd_entry cmd_show_cpu_entry = {
+	.path = "show cpu",
+	.args = "CPULIST [--json]",
+	.summary = "show the listed CPUs only",
+	.help = "Like show, for the CPUs of CPULIST only: a list such as 0-3,6, all, or a "
+		"frequency domain name such as big where the topology has names.",
+	.min_args = 1, .max_args = 1,
+	.flags = CMD_JSON,
+	.exec = exec_show_cpu,
+	.complete = complete_cpulist,
+};
+
+const struct cmd_entry cmd_show_backends_entry = {
+	.path = "show backends",
+	.args = "[--json]",
+	.summary = "list the averaging backends",
+	.help = "Lists the averaging backends the source offers: name, whether it is active, the "
+		"decay period in force, the range of decay periods it accepts, whether a "
+		"thermpress plugin implements it, and its summary.",
+	.min_args = 0, .max_args = 0,
+	.flags = CMD_JSON,
+	.exec = exec_show_backends,
+};
+
+const struct cmd_entry cmd_show_status_entry = {
+	.path = "show status",
+	.args = "[--json]",
+	.summary = "show the source, backend, decay period and capped CPUs",
+	.help = "Shows the source thermpress reads, the interface version, the active backend and "
+		"its decay period, the tick rate, the clock, the online and capped CPUs, and any "
+		"warnings from loading the backend plugins.",
+	.min_args = 0, .max_args = 0,
+	.flags = CMD_JSON,
+	.exec = exec_show_status,
+};

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* The source a command works on: opened on first use, once per process. */
+#include <errno.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct tp_source *ctx_source(struct cmd_ctx *ctx)
+{
+	struct tp_error err = { 0 };
+	int rc;
+
+	if (ctx->src)
+		return ctx->src;
+	rc = tp_source_open(&ctx->opts, &ctx->src, &err);
+	if (rc < 0) {
+		ctx->src = NULL;
+		ctx->status = cmd_tp_error(ctx, rc, &err);
+		return NULL;
+	}
+	if (!ctx->warned) {
+		const struct tp_plugin_set *set = tp_source_plugins(ctx->src);
+		size_t n = set ? tp_plugins_warning_count(set) : 0;
+		for (size_t i = 0; i < n; i++)
+			cmd_warning(ctx, "%s", tp_plugins_warning(set, i));
+		ctx->warned = true;
+	}
+	return ctx->src;
+}
+
+int ctx_snapshot(struct cmd_ctx *ctx, struct tp_snapshot *snap)
+{
+	struct tp_error err = { 0 };
+	struct tp_source *src = ctx_source(ctx);
+	int rc;
+
+	if (!src)
+		return ctx->status;
+	rc = tp_snapshot_take(src, snap, &err);
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
+	return 0;
+}
+
+void ctx_close(struct cmd_ctx *ctx)
+{
+	if (ctx->src)
+		tp_source_close(ctx->src);
+	ctx->src = NULL;
+}
+
+const char *source_kind_name(enum tp_source_kind kind)
+{
+	switch (kind) {
+	case TP_SOURCE_PATCHED:
+		return "patched";
+	case TP_SOURCE_SIM:
+		return "sim";
+	case TP_SOURCE_STOCK:
+		return "stock";
+	default:
+		return "auto";
+	}
+}
+
+/* The patched kernel and the simulator both speak docs/abi.md; a stock kernel none. */
+int source_interface_version(const struct tp_source *src)
+{
+	enum tp_source_kind kind = tp_source_kind(src);
+
+	if (kind == TP_SOURCE_PATCHED || kind == TP_SOURCE_SIM)
+		return TP_ABI_VERSION;
+	return TP_NONE;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/* Resolving words against the command table, and running what they name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+void cands_add(struct cmd_cands *c, const char *word)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], word))
+			return;
+	if (c->n == c->alloc) {
+		size_t alloc = c->alloc ? 2 * c->alloc : 16;
+		char **v = realloc(c->v, alloc * sizeof(*v));
+		if (!v)
+			abort();
+		c->v = v;
+		c->alloc = alloc;
+	}
+	c->v[c->n] = strdup(word);
+	if (!c->v[c->n])
+		abort();
+	c->n++;
+}
+
+void cands_free(struct cmd_cands *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct cmd_entry *cmd_find(const char *path)
+{
+	for (size_t i = 0; cmd_table[i]; i++)
+		if (!strcmp(cmd_table[i]->path, path))
+			return cmd_table[i];
+	return NULL;
+}
+
+/* The component of path after prefix ("" or "show"), into word; false if none. */
+static bool next_word(const char *path, const char *prefix, char *word, size_t len)
+{
+	size_t pl = strlen(prefix);
+	const char *rest;
+
+	if (pl) {
+		if (strncmp(path, prefix, pl) || path[pl] != ' ')
+			return false;
+		rest = path + pl + 1;
+	} else {
+		rest = path;
+	}
+	size_t wl = strcspn(rest, " ");
+	if (!wl || wl >= len)
+		return false;
+	memcpy(word, rest, wl);
+	word[wl] = '\0';
+	return true;
+}
+
+void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out)
+{
+	char word[64];
+
+	for (size_t i = 0; cmd_table[i]; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+		if ((e->flags & CMD_HIDDEN) && !hidden)
+			continue;
+		if (next_word(e->path, prefix, word, sizeof(word)))
+			cands_add(out, word);
+	}
+}
+
+static bool is_hidden_word(const char *prefix, const char *word)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", word);
+	const struct cmd_entry *e = cmd_find(path);
+	return e && (e->flags & CMD_HIDDEN);
+}
+
+static bool has_children(const char *path)
+{
+	struct cmd_cands c = { 0 };
+	cmd_children(path, true, &c);
+	bool yes = c.n > 0;
+	cands_free(&c);
+	return yes;
+}
+
+int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t msglen)
+{
+	memset(m, 0, sizeof(*m));
+	int i = 0;
+
+	while (i < argc) {
+		struct cmd_cands kids = { 0 };
+		const char *w = argv[i];
+		const char *hit = NULL;
+		size_t nhits = 0;
+		char list[256] = "";
+
+		cmd_children(m->path, true, &kids);
+		for (size_t k = 0; k < kids.n; k++)
+			if (!strcmp(kids.v[k], w))
+				hit = kids.v[k];
+		if (!hit && *w) {
+			for (size_t k = 0; k < kids.n; k++) {
+				if (strncmp(kids.v[k], w, strlen(w)) || is_hidden_word(m->path, kids.v[k]))
+					continue;
+				hit = kids.v[k];
+				nhits++;
+				size_t l = strlen(list);
+				snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "", kids.v[k]);
+			}
+			if (nhits > 1) {
+				snprintf(msg, msglen, "ambiguous command '%s%s%s' (could be: %s)",
+					 m->path, *m->path ? " " : "", w, list);
+				cands_free(&kids);
+				return EXIT_USAGE;
+			}
+		}
+		if (!hit) {
+			cands_free(&kids);
+			break;
+		}
+		size_t l = strlen(m->path);
+		snprintf(m->path + l, sizeof(m->path) - l, "%s%s", l ? " " : "", hit);
+		cands_free(&kids);
+		i++;
+	}
+	m->consumed = i;
+	m->entry = cmd_find(m->path);
+	if (m->entry)
+		return 0;
+	if (!*m->path) {
+		if (argc)
+			snprintf(msg, msglen, "unknown command '%s' (see 'thermpress help')", argv[0]);
+		else
+			snprintf(msg, msglen, "no command given (see 'thermpress help')");
+	} else if (i < argc) {
+		snprintf(msg, msglen, "unknown command '%s %s' (see 'thermpress help %s')",
+			 m->path, argv[i], m->path);
+	} else {
+		struct cmd_cands kids = { 0 };
+		char list[256] = "";
+		cmd_children(m->path, false, &kids);
+		for (size_t k = 0; k < kids.n; k++) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "", kids.v[k]);
+		}
+		cands_free(&kids);
+		snprintf(msg, msglen, "'%s' needs a subcommand (%s)", m->path, list);
+	}
+	return EXIT_USAGE;
+}
+
+int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv)
+{
+	char *args[CMD_MAX_WORDS + 1];
+	int n = 0;
+	bool json = false;
+
+	if ((e->flags & CMD_NO_SHELL) && ctx->mode == MODE_SHELL)
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "'%s' cannot be run inside the shell",
+					       e->path);
+	if ((e->flags & CMD_NO_SCRIPT) && ctx->mode == MODE_SCRIPT)
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "'%s' cannot be run from a script",
+					       e->path);
+	for (int i = 0; i < argc && n < CMD_MAX_WORDS; i++) {
+		if ((e->flags & CMD_JSON) && !strcmp(argv[i], "--json"))
+			json = true;
+		else
+			args[n++] = argv[i];
+	}
+	if (n < e->min_args)
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s: missing argument (usage: %s %s)",
+					       e->path, e->path, e->args ? e->args : "");
+	if (e->max_args >= 0 && n > e->max_args) {
+		if (has_children(e->path) && n && e->max_args == 0)
+			return ctx->status = cmd_error(ctx, EXIT_USAGE,
+				"unknown command '%s %s' (see 'thermpress help %s')",
+				e->path, args[e->max_args], e->path);
+		return ctx->status = cmd_error(ctx, EXIT_USAGE,
+			"%s: unexpected argument '%s' (usage: %s%s%s)", e->path,
+			args[e->max_args], e->path, e->args ? " " : "", e->args ? e->args : "");
+	}
+	ctx->cmd_json = ctx->json || json;
+	args[n] = NULL;
+	ctx->status = e->exec(ctx, n, args);
+	ctx->cmd_json = false;
+	return ctx->status;
+}
+
+int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct cmd_match m;
+	char msg[512];
+
+	if (argc >= CMD_MAX_WORDS)
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "too many words (at most %d)",
+					       CMD_MAX_WORDS - 1);
+	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg)))
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	return cmd_run_entry(ctx, m.entry, argc - m.consumed, argv + m.consumed);
+}
+
+void cmd_free_words(char **argv, int argc)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int cmd_split(const char *line, char ***argvp, int *argcp, char *msg, size_t msglen)
+{
+	size_t len = strlen(line);
+	char **argv = calloc(CMD_MAX_WORDS + 1, sizeof(*argv));
+	char *word = malloc(len + 1);
+	int argc = 0;
+	const char *p = line;
+
+	if (!argv || !word)
+		abort();
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		size_t wl = 0;
+		char quote = 0;
+		while (*p && (quote || (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'))) {
+			if (quote) {
+				if (*p == quote)
+					quote = 0;
+				else if (*p == '\\' && quote == '"' && p[1])
+					word[wl++] = *++p;
+				else
+					word[wl++] = *p;
+			} else if (*p == '\'' || *p == '"') {
+				quote = *p;
+			} else if (*p == '\\' && p[1]) {
+				word[wl++] = *++p;
+			} else {
+				word[wl++] = *p;
+			}
+			p++;
+		}
+		if (quote) {
+			snprintf(msg, msglen, "unterminated %s quote",
+				 quote == '"' ? "double" : "single");
+			free(word);
+			cmd_free_words(argv, argc);
+			return EXIT_USAGE;
+		}
+		if (argc == CMD_MAX_WORDS) {
+			snprintf(msg, msglen, "too many words (at most %d)", CMD_MAX_WORDS);
+			free(word);
+			cmd_free_words(argv, argc);
+			return EXIT_USAGE;
+		}
+		word[wl] = '\0';
+		argv[argc] = strdup(word);
+		if (!argv[argc])
+			abort();
+		argc++;
+	}
+	free(word);
+	*argvp = argv;
+	*argcp = argc;
+	return 0;
+}

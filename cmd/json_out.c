@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The --json documents (docs/json.md): built with json-c.  A missing value is null,
+ * never 0; every document carries "schema_version".
+ */
+#include <json-c/json.h>
+
+#include "commands.h"
+
+static struct json_object *jint(int64_t v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *jbool3(int v)
+{
+	return v < 0 ? NULL : json_object_new_boolean(v != 0);
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static struct json_object *json_doc(void)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
+	return o;
+}
+
+static struct json_object *json_source(const struct tp_source *src)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "kind", json_object_new_string(source_kind_name(tp_source_kind(src))));
+	add(o, "description", jstr(tp_source_describe(src)));
+	return o;
+}
+
+static void add_header(struct json_object *o, const struct tp_source *src,
+		       const struct tp_snapshot *snap)
+{
+	add(o, "source", json_source(src));
+	add(o, "backend", jstr(snap->backend));
+	add(o, "decay_ms", jint(snap->decay_ms));
+	add(o, "hz", jint(snap->hz));
+	add(o, "time_ns", json_object_new_uint64(snap->time_ns));
+}
+
+static bool cpu_capped(const struct tp_cpu *c)
+{
+	return c->max_freq_khz >= 0 && c->capped_freq_khz >= 0 &&
+	       c->capped_freq_khz != c->max_freq_khz;
+}
+
+static const char *domain_name(const struct tp_snapshot *snap, const struct tp_cpu *c)
+{
+	if (c->domain < 0 || (size_t)c->domain >= snap->nr_domains)
+		return NULL;
+	return snap->domains[c->domain].name;
+}
+
+struct json_object *json_snapshot(const struct tp_source *src, const struct tp_snapshot *snap,
+				  const struct tp_cpuset *only)
+{
+	struct json_object *o = json_doc();
+	struct json_object *domains = json_object_new_array();
+	struct json_object *cpus = json_object_new_array();
+
+	add_header(o, src, snap);
+	for (size_t i = 0; i < snap->nr_domains; i++) {
+		struct json_object *d = json_object_new_object();
+		add(d, "id", json_object_new_int(snap->domains[i].id));
+		add(d, "name", jstr(snap->domains[i].name));
+		json_object_array_add(domains, d);
+	}
+	add(o, "domains", domains);
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		const struct tp_cpu *c = &snap->cpus[i];
+		if (only && !tp_cpuset_has(only, c->cpu))
+			continue;
+		struct json_object *j = json_object_new_object();
+		bool known = c->max_freq_khz >= 0 && c->capped_freq_khz >= 0;
+		add(j, "cpu", json_object_new_int(c->cpu));
+		add(j, "online", jbool3(c->online));
+		add(j, "domain", jstr(domain_name(snap, c)));
+		add(j, "domain_id", c->domain >= 0 && (size_t)c->domain < snap->nr_domains
+			? json_object_new_int(snap->domains[c->domain].id) : NULL);
+		add(j, "max_capacity", jint(c->max_capacity));
+		add(j, "capacity", jint(c->capacity));
+		add(j, "max_freq_khz", jint(c->max_freq_khz));
+		add(j, "capped_freq_khz", jint(c->capped_freq_khz));
+		add(j, "capped", known ? json_object_new_boolean(cpu_capped(c)) : NULL);
+		add(j, "capped_capacity", jint(c->capped_capacity));
+		add(j, "pressure", jint(c->pressure));
+		add(j, "avg_pressure", jint(c->avg_pressure));
+		add(j, "avg_estimated", json_object_new_boolean(c->avg_estimated));
+		json_object_array_add(cpus, j);
+	}
+	add(o, "cpus", cpus);
+	return o;
+}
+
+struct json_object *json_backends(const struct tp_backend_info *b, size_t n)
+{
+	struct json_object *o = json_doc();
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *j = json_object_new_object();
+		/* A backend whose plugin says it has no parameter has no decay, not 0 ms. */
+		bool param = !b[i].has_plugin || b[i].decay_max_ms > 0;
+		add(j, "name", json_object_new_string(b[i].name));
+		add(j, "active", json_object_new_boolean(b[i].active));
+		add(j, "has_plugin", json_object_new_boolean(b[i].has_plugin));
+		add(j, "summary", jstr(b[i].summary));
+		add(j, "decay_ms", param ? jint(b[i].decay_ms) : NULL);
+		add(j, "decay_min_ms", b[i].decay_max_ms ? json_object_new_int64(b[i].decay_min_ms) : NULL);
+		add(j, "decay_max_ms", b[i].decay_max_ms ? json_object_new_int64(b[i].decay_max_ms) : NULL);
+		add(j, "decay_default_ms",
+		    b[i].decay_max_ms ? json_object_new_int64(b[i].decay_default_ms) : NULL);
+		json_object_array_add(arr, j);
+	}
+	add(o, "backends", arr);
+	return o;
+}
+
+struct json_object *json_status(const struct tp_source *src, const struct tp_snapshot *snap)
+{
+	struct json_object *o = json_doc();
+	struct json_object *capped = json_object_new_array();
+	struct json_object *online = json_object_new_array();
+	struct json_object *warnings = json_object_new_array();
+	const struct tp_plugin_set *set = tp_source_plugins(src);
+	int ver = source_interface_version(src);
+
+	add_header(o, src, snap);
+	add(o, "interface_version", ver < 0 ? NULL : json_object_new_int(ver));
+	add(o, "nr_cpus", json_object_new_int64((int64_t)snap->nr_cpus));
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		if (snap->cpus[i].online == 1)
+			json_object_array_add(online, json_object_new_int(snap->cpus[i].cpu));
+		if (cpu_capped(&snap->cpus[i]))
+			json_object_array_add(capped, json_object_new_int(snap->cpus[i].cpu));
+	}
+	add(o, "online_cpus", online);
+	add(o, "capped_cpus", capped);
+	for (size_t i = 0; set && i < tp_plugins_warning_count(set); i++)
+		json_object_array_add(warnings, json_object_new_string(tp_plugins_warning(set, i)));
+	add(o, "plugin_warnings", warnings);
+	return o;
+}
+
+void out_json(struct cmd_ctx *ctx, struct json_object *obj)
+{
+	const char *text = json_object_to_json_string_ext(obj,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	out_printf(ctx, "%s\n", text);
+	json_object_put(obj);
+}

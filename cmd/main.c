@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* thermpress: global options, the choice of one-shot, script or shell, the exit status. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+static bool opt_is(const char *arg, const char *name, const char **value)
+{
+	size_t nl = strlen(name);
+
+	if (strncmp(arg, name, nl))
+		return false;
+	if (arg[nl] == '\0') {
+		*value = NULL;
+		return true;
+	}
+	if (arg[nl] == '=') {
+		*value = arg + nl + 1;
+		return true;
+	}
+	return false;
+}
+
+/* The value of an option that needs one: --root DIR or --root=DIR. */
+static const char *need_value(struct cmd_ctx *ctx, int argc, char **argv, int *i,
+			      const char *name, const char *inline_value)
+{
+	if (inline_value)
+		return inline_value;
+	if (*i + 1 >= argc) {
+		cmd_error(ctx, EXIT_USAGE, "option %s needs a value (see 'thermpress --help')", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_ctx ctx = { 0 };
+	const char *script = NULL, *v;
+	bool help = false, version = false;
+	int i, status;
+
+	/* A closed pipe ends us quietly, as it does cat or git. */
+	signal(SIGPIPE, SIG_DFL);
+	ctx.opts.kind = TP_SOURCE_AUTO;
+	ctx.mode = MODE_ONESHOT;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		if (opt_is(a, "--root", &v)) {
+			if (!(v = need_value(&ctx, argc, argv, &i, "--root", v)))
+				return EXIT_USAGE;
+			ctx.opts.root = v;
+		} else if (opt_is(a, "--sim", &v)) {
+			if (v && !*v)
+				return cmd_error(&ctx, EXIT_USAGE, "option --sim= needs a preset");
+			ctx.opts.kind = TP_SOURCE_SIM;
+			ctx.opts.sim_preset = v;
+		} else if (opt_is(a, "--hz", &v)) {
+			if (!(v = need_value(&ctx, argc, argv, &i, "--hz", v)))
+				return EXIT_USAGE;
+			if (parse_sim_hz(&ctx, v, &ctx.opts.sim_hz))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--virtual-clock")) {
+			ctx.opts.sim_virtual_clock = true;
+		} else if (!strcmp(a, "--json")) {
+			ctx.json = true;
+		} else if (!strcmp(a, "-f")) {
+			if (!(script = need_value(&ctx, argc, argv, &i, "-f", NULL)))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			help = true;
+		} else if (!strcmp(a, "--version")) {
+			version = true;
+		} else {
+			return cmd_error(&ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')",
+					 a);
+		}
+	}
+	if (ctx.opts.root && ctx.opts.kind == TP_SOURCE_SIM)
+		return cmd_error(&ctx, EXIT_USAGE, "--root and --sim exclude each other");
+	if (ctx.opts.root)
+		ctx.opts.kind = TP_SOURCE_PATCHED;
+
+	if (help) {
+		print_usage(&ctx, false);
+		status = 0;
+	} else if (version) {
+		status = cmd_dispatch(&ctx, 1, (char *[]){ "version", NULL });
+	} else if (script && i < argc) {
+		status = cmd_error(&ctx, EXIT_USAGE, "-f FILE takes no command ('%s')", argv[i]);
+	} else if (script) {
+		status = script_run_file(&ctx, script);
+	} else if (i < argc) {
+		status = cmd_dispatch(&ctx, argc - i, argv + i);
+	} else if (!isatty(STDIN_FILENO)) {
+		status = script_run_stream(&ctx, stdin, "<stdin>");
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "thermpress: no command given\n\n");
+		/* The usage goes to stderr: redirect stdout into it for this once. */
+		fflush(stdout);
+		int saved = dup(STDOUT_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		print_usage(&ctx, true);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		status = EXIT_USAGE;
+	}
+
+	ctx_close(&ctx);
+	int out = out_check_stdout(true);
+	if (out > 0 && !status)
+		status = out;
+	return status;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* Where output and messages go: stdout and stderr, or the shell's terminal. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libcli.h>
+
+#include "commands.h"
+
+void out_printf(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->cli) {
+		va_start(ap, fmt);
+		vfprintf(stdout, fmt, ap);
+		va_end(ap);
+		return;
+	}
+	char *text = NULL;
+	va_start(ap, fmt);
+	int n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* libcli ends every cli_print with "\r\n" and applies the `|` filters per line. */
+	char *line = text;
+	while (*line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		cli_print(ctx->cli, "%s", line);
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	free(text);
+}
+
+static void vmessage(struct cmd_ctx *ctx, const char *kind, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (ctx && ctx->cli) {
+		cli_error(ctx->cli, "thermpress: %s%s", kind, msg);
+		return;
+	}
+	fflush(stdout);
+	if (ctx && ctx->mode == MODE_SCRIPT && ctx->script_name)
+		fprintf(stderr, "thermpress: %s:%u: %s%s\n", ctx->script_name, ctx->script_line,
+			kind, msg);
+	else
+		fprintf(stderr, "thermpress: %s%s\n", kind, msg);
+}
+
+int cmd_error(struct cmd_ctx *ctx, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(ctx, "", fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void cmd_warning(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(ctx, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void lower_strerror(int errnum, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", strerror(errnum));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+}
+
+int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err)
+{
+	int status = (rc == -EINVAL || rc == -ERANGE) ? EXIT_USAGE : EXIT_RUNTIME;
+	char buf[256];
+
+	if (err && err->msg[0])
+		return cmd_error(ctx, status, "%s", err->msg);
+	lower_strerror(rc < 0 ? -rc : rc, buf, sizeof(buf));
+	return cmd_error(ctx, status, "%s", buf);
+}
+
+int out_check_stdout(bool closing)
+{
+	char buf[256];
+	int e = 0;
+	bool bad = false;
+
+	errno = 0;
+	if (fflush(stdout)) {
+		bad = true;
+		e = errno;
+	} else if (ferror(stdout)) {
+		bad = true;
+	}
+	if (closing) {
+		errno = 0;
+		if (fclose(stdout) && !bad) {
+			bad = true;
+			e = errno;
+		}
+	}
+	if (!bad)
+		return 0;
+	if (e == EPIPE)
+		return -1;	/* the reader went away: stop quietly */
+	if (e) {
+		lower_strerror(e, buf, sizeof(buf));
+		fprintf(stderr, "thermpress: write error on standard output: %s\n", buf);
+	} else {
+		fprintf(stderr, "thermpress: write error on standard output\n");
+	}
+	return EXIT_RUNTIME;
+}
+
+void fmt_mhz(char *buf, size_t len, int64_t khz)
+{
+	if (khz < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	long long mhz = khz / 1000, frac = khz % 1000;
+	if (!frac) {
+		snprintf(buf, len, "%lld", mhz);
+		return;
+	}
+	char f[8];
+	snprintf(f, sizeof(f), "%03lld", frac);
+	for (int i = 2; i > 0 && f[i] == '0'; i--)
+		f[i] = '\0';
+	snprintf(buf, len, "%lld.%s", mhz, f);
+}
+
+void fmt_i64(char *buf, size_t len, int64_t v)
+{
+	if (v == TP_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld", (long long)v);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* The one command table: every entry once, in the order help lists them. */
+#include "commands.h"
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_show_entry,
+	&cmd_show_cpu_entry,
+	&cmd_show_backends_entry,
+	&cmd_show_status_entry,
+	&cmd_cap_set_entry,
+	&cmd_cap_clear_entry,
+	&cmd_backend_set_entry,
+	&cmd_decay_set_entry,
+	&cmd_sim_advance_entry,
+	&cmd_sim_serve_entry,
+	&cmd_shell_entry,
+	&cmd_version_entry,
+	&cmd_help_entry,
+	&cmd_complete_entry,
+	&cmd_man_entry,
+	NULL,
+};
+
+const struct cmd_group cmd_groups[] = {
+	{ "cap", "cap or uncap CPUs' maximum frequency" },
+	{ "backend", "choose the averaging backend" },
+	{ "decay", "set the decay period of the active backend" },
+	{ "sim", "drive or serve the simulator" },
+	{ NULL, NULL },
+};
