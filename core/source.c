@@ -9,13 +9,20 @@
 
 #include "source.h"
 
-static const char *default_root(const struct tp_open_options *opts)
+/*
+ * The root as a prefix for paths: without trailing slashes, so that "/" gives ""
+ * and paths read "/sys/...", not "//sys/...".
+ */
+static void root_prefix(const struct tp_open_options *opts, char *buf, size_t len)
 {
 	const char *env = getenv(TP_ENV_ROOT);
+	const char *root = opts->root && *opts->root ? opts->root : env && *env ? env : "/";
+	size_t n;
 
-	if (opts->root && *opts->root)
-		return opts->root;
-	return env && *env ? env : "/";
+	snprintf(buf, len, "%s", root);
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == '/')
+		buf[--n] = '\0';
 }
 
 /*
@@ -75,9 +82,9 @@ int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
 		break;
 	case TP_SOURCE_AUTO:
 	case TP_SOURCE_PATCHED: {
-		const char *root = default_root(opts);
-		char version[4096];
+		char root[4096], version[4200];
 
+		root_prefix(opts, root, sizeof(root));
 		snprintf(version, sizeof(version), "%s/%s/version", root, TP_ABI_DIR);
 		if (access(version, R_OK) != 0) {
 			rc = explain_missing_interface(root, err);

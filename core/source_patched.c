@@ -221,8 +221,8 @@ int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_er
 
 	if (!p)
 		return tp_error_set(err, -ENOMEM, "out of memory");
-	if ((size_t)snprintf(p->dir, sizeof(p->dir), "%s%s%s", root,
-			     root[strlen(root) - 1] == '/' ? "" : "/", TP_ABI_DIR) >= sizeof(p->dir)) {
+	/* root is a prefix without a trailing slash: "" for "/" */
+	if ((size_t)snprintf(p->dir, sizeof(p->dir), "%s/%s", root, TP_ABI_DIR) >= sizeof(p->dir)) {
 		free(p);
 		return tp_error_set(err, -ENAMETOOLONG, "root path too long");
 	}
@@ -244,6 +244,6 @@ int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_er
 		return rc;
 	}
 	src->ops = &patched_ops;
-	snprintf(src->description, sizeof(src->description), "patched kernel at %s", root);
+	snprintf(src->description, sizeof(src->description), "patched kernel at %s", *root ? root : "/");
 	return 0;
 }
