@@ -30,16 +30,20 @@ static const char *const dirs[] = {
 };
 #define NR_DIRS (sizeof(dirs) / sizeof(dirs[0]))
 
+struct open_file;
+
 struct serve_ctx {
 	struct tp_sim *sim;
 	uid_t uid;
 	gid_t gid;
 	struct timespec mounted;
 	struct tp_error last;		/* the last refused write, for debugging */
+	struct open_file *files;	/* still open: freed at the end if never released */
 };
 
 /* One open file: its text is generated at the first read, then every read continues it. */
 struct open_file {
+	struct open_file *prev, *next;
 	const struct tpsim_file *file;
 	bool generated;
 	int error;
@@ -146,6 +150,10 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 	if (!of)
 		return -ENOMEM;
 	of->file = file;
+	of->next = ctx()->files;
+	if (of->next)
+		of->next->prev = of;
+	ctx()->files = of;
 	fi->fh = (uintptr_t)of;
 	fi->direct_io = 1;
 	return 0;
@@ -196,6 +204,12 @@ static int fs_release(const char *path, struct fuse_file_info *fi)
 {
 	struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
 
+	if (of->prev)
+		of->prev->next = of->next;
+	else
+		ctx()->files = of->next;
+	if (of->next)
+		of->next->prev = of->prev;
 	free(of->text);
 	free(of);
 	return 0;
@@ -329,5 +343,13 @@ int tpsim_fuse_serve(struct tp_sim *sim, const char *mountpoint, volatile int *s
 	fuse_session_exit(fuse_get_session(f));
 	fuse_unmount(f);
 	fuse_destroy(f);
+	/* releases still queued when the loop stopped never arrive */
+	while (c.files) {
+		struct open_file *next = c.files->next;
+
+		free(c.files->text);
+		free(c.files);
+		c.files = next;
+	}
 	return r;
 }
