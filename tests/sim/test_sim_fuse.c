@@ -282,6 +282,49 @@ static void test_bad_writes(void **state)
 	close(fd);
 }
 
+/* The patched-kernel source reads the served tree as it reads a kernel. */
+static void test_patched_source_reads_it(void **state)
+{
+	struct tp_open_options o = { .kind = TP_SOURCE_PATCHED, .root = mnt };
+	struct tp_source *patched = NULL;
+	struct tp_snapshot a = { 0 }, b = { 0 };
+	struct tp_error err = { 0 };
+
+	if (tp_source_open(&o, &patched, &err))
+		fail_msg("patched source at %s: %s", mnt, err.msg);
+	assert_int_equal(tp_snapshot_take(patched, &a, &err), 0);
+	assert_int_equal(put("inject", "4-7 1181000"), 0);	/* the served sim is still live */
+	tp_source_close(patched);
+	/*
+	 * The in-process view of the same simulator (safe: the server thread is idle, and a
+	 * virtual clock makes a snapshot read-only).  Caps differ after that inject.
+	 */
+	assert_int_equal(tp_snapshot_take(src, &b, &err), 0);
+	assert_int_equal(a.nr_cpus, 8);
+	assert_int_equal(a.time_ns, b.time_ns);
+	assert_string_equal(a.backend, b.backend);
+	assert_int_equal(a.decay_ms, b.decay_ms);
+	assert_int_equal(a.hz, 250);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(a.cpus[i].max_capacity, b.cpus[i].max_capacity);
+		assert_int_equal(a.cpus[i].max_freq_khz, b.cpus[i].max_freq_khz);
+		assert_int_equal(a.cpus[i].avg_pressure, b.cpus[i].avg_pressure);
+	}
+	tp_snapshot_release(&a);
+	tp_snapshot_release(&b);
+}
+
+/* A second serve of the same simulator on a mountpoint that does not exist. */
+static void test_serve_errors(void **state)
+{
+	volatile int never = 0;
+	struct tp_error err = { 0 };
+	int r = tp_sim_serve(src, "/nonexistent-thermpress-mountpoint", &never, &err);
+
+	assert_int_equal(r, -ENOENT);
+	assert_non_null(strstr(err.msg, "/nonexistent-thermpress-mountpoint"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_inject_and_advance),
 		cmocka_unit_test(test_consistent_reads),
 		cmocka_unit_test(test_bad_writes),
+		cmocka_unit_test(test_patched_source_reads_it),
+		cmocka_unit_test(test_serve_errors),
 	};
 
 	if (access("/dev/fuse", R_OK | W_OK)) {
