@@ -182,7 +182,7 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s: missing argument (usage: %s %s)",
 					       e->path, e->path, e->args ? e->args : "");
 	if (e->max_args >= 0 && n > e->max_args) {
-		if (has_children(e->path) && n && e->max_args == 0)
+		if (has_children(e->path) && e->max_args == 0 && args[0][0] != '-')
 			return ctx->status = cmd_error(ctx, EXIT_USAGE,
 				"unknown command '%s %s' (see 'thermpress help %s')",
 				e->path, args[e->max_args], e->path);

@@ -1,0 +1,91 @@
+# Helpers for the end-to-end tests: sourced by every script (bash -euo pipefail).
+# Each check prints one line; finish prints the count and fails if any check failed.
+set -euo pipefail
+
+: "${THERMPRESS:?THERMPRESS must name the built thermpress binary}"
+TP=$THERMPRESS
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+checks=0
+failures=0
+tmp=$(mktemp -d)
+cleanup_hooks=()
+_cleanup() {
+	local h
+	for h in "${cleanup_hooks[@]}"; do eval "$h" || true; done
+	rm -rf "$tmp"
+}
+trap _cleanup EXIT
+
+pass() { checks=$((checks + 1)); echo "ok $checks - $*"; }
+fail() {
+	checks=$((checks + 1)); failures=$((failures + 1))
+	echo "not ok $checks - $*"
+}
+
+# run CMD...: sets $out (stdout), $err (stderr) and $rc; never fails itself.
+run() {
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	set -e
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# run_stdin TEXT CMD...: like run, with TEXT on standard input.
+run_stdin() {
+	local text=$1; shift
+	set +e
+	printf '%s' "$text" | "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+assert_eq() {	# actual expected description
+	if [ "$1" == "$2" ]; then pass "$3"
+	else fail "$3"; printf '  expected: %q\n  actual:   %q\n' "$2" "$1"; fi
+}
+
+assert_rc() {	# expected description
+	if [ "$rc" -eq "$1" ]; then pass "$2 (exit $1)"
+	else fail "$2: exit $rc, expected $1"; echo "  stderr: $err"; fi
+}
+
+assert_contains() {	# haystack needle description
+	if [[ "$1" == *"$2"* ]]; then pass "$3"
+	else fail "$3"; printf '  missing: %q\n  in: %s\n' "$2" "$1"; fi
+}
+
+assert_not_contains() {	# haystack needle description
+	if [[ "$1" != *"$2"* ]]; then pass "$3"
+	else fail "$3"; printf '  unexpected: %q\n' "$2"; fi
+}
+
+assert_match() {	# text regex description
+	if [[ "$1" =~ $2 ]]; then pass "$3"
+	else fail "$3"; printf '  no match for: %s\n  in: %s\n' "$2" "$1"; fi
+}
+
+# json_check JSON PYTHON-EXPR description: the expression sees the document as d.
+json_check() {
+	if printf '%s' "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ok = eval(sys.argv[1])
+sys.exit(0 if ok else 1)' "$2" 2>"$tmp/pyerr"; then
+		pass "$3"
+	else
+		fail "$3"; echo "  expression: $2"; sed 's/^/  /' "$tmp/pyerr"
+	fi
+}
+
+# shell_session ARGS... : run `thermpress ARGS shell` in a pseudo-terminal, feeding the
+# lines of stdin one by one; prints a transcript (see pty_shell.py).
+shell_session() { python3 "$E2E_DIR/pty_shell.py" "$TP" "$@"; }
+
+finish() {
+	echo "# $checks checks, $failures failed"
+	[ "$failures" -eq 0 ]
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Drive `thermpress ARGS shell` through a pseudo-terminal.
+
+Usage: pty_shell.py THERMPRESS [ARGS...] < commands
+
+Every stdin line is typed as is, with these escapes: \\t (TAB), \\? (? without a
+newline), \\up (the up arrow), and \\r is appended unless the line ends with one of
+the first three (such a partial line is then cleared with ^U).  After each line the output up to the next prompt is printed as
+
+    >>> LINE
+    output lines (CR removed)
+
+and at the end `exit N` with the shell's exit status.
+"""
+import os
+import pty
+import select
+import sys
+import time
+
+PROMPT = b"thermpress> "
+
+
+def read_until(fd, pattern, timeout=10.0):
+    buf = b""
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if not r:
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        buf += data
+        if pattern is not None and buf.endswith(pattern):
+            return buf, True
+    return buf, False
+
+
+def main():
+    exe, args = sys.argv[1], sys.argv[2:]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(exe, [exe] + args + ["shell"])
+    banner, ok = read_until(fd, PROMPT)
+    if not ok:
+        sys.stdout.write(banner.decode(errors="replace"))
+        print("\nno prompt")
+        sys.exit(1)
+    for line in sys.stdin.read().splitlines():
+        data = line.encode()
+        partial = False
+        for esc, rep in ((b"\\t", b"\t"), (b"\\?", b"?"), (b"\\up", b"\x1b[A")):
+            if data.endswith(esc):
+                partial = True
+            data = data.replace(esc, rep)
+        if not partial:
+            data += b"\r"
+        os.write(fd, data)
+        # After a partial line libcli redraws the prompt and the line; wait a moment.
+        out, _ = read_until(fd, None if partial else PROMPT, 0.5 if partial else 10.0)
+        if partial:
+            os.write(fd, b"\x15")  # ^U: libcli clears the line typed so far
+            more, _ = read_until(fd, None, 0.3)
+            out += more
+        text = out.decode(errors="replace").replace("\r", "")
+        print(">>> " + line)
+        sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
+    os.write(fd, b"quit\r")
+    read_until(fd, None, 2.0)
+    _, status = os.waitpid(pid, 0)
+    print("exit %d" % (os.waitstatus_to_exitcode(status)))
+
+
+main()
