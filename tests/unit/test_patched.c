@@ -182,7 +182,7 @@ static void test_open_errors(void **state)
 struct collector {
 	char path[256];
 	char lines[1024];
-	int stop;
+	volatile int stop;
 };
 
 static void *collect(void *arg)
@@ -235,11 +235,17 @@ static void test_control_writes(void **state)
 	assert_int_equal(tp_parse_cap_value("cap=400", &v, &err), 0);
 	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
 
+	/* wake the reader until it has seen stop (it may be between two opens) */
 	c.stop = 1;
-	int fd = open(c.path, O_WRONLY);	/* wake the reader */
+	for (;;) {
+		int fd = open(c.path, O_WRONLY | O_NONBLOCK);
 
-	close(fd);
-	pthread_join(th, NULL);
+		if (fd >= 0)
+			close(fd);
+		if (pthread_tryjoin_np(th, NULL) == 0)
+			break;
+		usleep(1000);
+	}
 	assert_string_equal(c.lines,
 		"2-3 922000\n4-5 1181000\n"
 		"2-5 clear\n"
