@@ -57,7 +57,7 @@ static int exec_backend_set(struct cmd_ctx *ctx, int argc, char **argv)
 		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", b[i].name);
 	}
 	if (!found)
-		return cmd_error(ctx, EXIT_USAGE, "unknown backend '%s' (available: %s)", argv[0],
+		return cmd_error(ctx, EXIT_USAGE, "unknown backend '%.64s' (available: %.400s)", argv[0],
 				 names);
 	rc = tp_backend_set(ctx->src, argv[0], decay, &err);
 	if (rc < 0)

@@ -50,6 +50,8 @@ def main():
         sys.stdout.write(banner.decode(errors="replace"))
         print("\nno prompt")
         sys.exit(1)
+    sys.stdout.write(banner.decode(errors="replace").replace("\r", ""))
+    print()
     for line in sys.stdin.read().splitlines():
         data = line.encode()
         partial = False

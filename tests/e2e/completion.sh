@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# thermpress __complete (the table behind the completions), the bash completion
+# script, and the generated man page.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+root=$(cd "$E2E_DIR/../.." && pwd)
+
+cands() { "$TP" __complete "$@" | tr '\n' ' '; }
+assert_eq "$(cands "")" "show cap backend decay sim shell version help " "top-level commands"
+assert_eq "$(cands s)" "show sim shell " "prefix s"
+assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and --json"
+assert_eq "$(cands show cpu "")" "all --json " "show cpu: all"
+assert_eq "$(cands cap "")" "set clear " "cap subcommands"
+assert_eq "$(cands cap set "")" "all " "cap set: a CPU list"
+assert_eq "$(cands backend set "")" "instant pelt decay " "backend set: the plugins"
+assert_eq "$(cands backend set pelt "")" "decay " "backend set NAME: decay"
+assert_eq "$(cands sim serve --preset "")" "hikey960 db410c smp: " "sim serve --preset: presets"
+assert_eq "$(cands --sim --root /x sh)" "show shell " "global options are skipped"
+assert_eq "$(cands --ro)" "--root " "global options"
+assert_eq "$(cands help cap "")" "set clear " "help completes command words"
+assert_eq "$(cands __)" "" "hidden commands are not offered"
+
+# The bash completion script, as bash would call it.
+bash_reply() {
+	PATH="$(dirname "$TP"):$PATH" bash -c '
+		source "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_thermpress
+		printf "%s " "${COMPREPLY[@]}"' _ "$root/completions/thermpress.bash" thermpress "$@"
+}
+assert_eq "$(bash_reply sh)" "show shell " "bash: thermpress sh<TAB>"
+assert_eq "$(bash_reply show st)" "status " "bash: thermpress show st<TAB>"
+assert_eq "$(bash_reply --sim cap "")" "set clear " "bash: after --sim"
+assert_eq "$(bash_reply backend set p)" "pelt " "bash: backend names"
+
+# The man page, from the same table.
+run "$TP" __man
+assert_rc 0 "__man"
+assert_match "$out" '^\.TH THERMPRESS 1 ' "man: .TH"
+for c in "show" "show cpu" "show backends" "show status" "cap set" "cap clear" "backend set" \
+	"decay set" "sim advance" "sim serve" "shell" "version" "help"; do
+	assert_contains "$out" ".TP
+\\fB$c\\fR" "man: documents $c"
+done
+assert_not_contains "$out" "__complete" "man: hides __complete"
+if command -v groff >/dev/null; then
+	printf '%s\n' "$out" | groff -man -Tutf8 -ww -z 2>"$tmp/groff" || true
+	assert_eq "$(cat "$tmp/groff")" "" "man: groff -ww has no warnings"
+fi
+
+finish
