@@ -54,7 +54,7 @@ static int exec_backend_set(struct cmd_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		found |= !strcmp(b[i].name, argv[0]);
 		size_t l = strlen(names);
-		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", b[i].name);
+		snprintf(names + l, sizeof(names) - l, "%s%.31s", l ? ", " : "", b[i].name);
 	}
 	if (!found)
 		return cmd_error(ctx, EXIT_USAGE, "unknown backend '%.64s' (available: %.400s)", argv[0],
