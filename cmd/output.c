@@ -51,7 +51,7 @@ static void vmessage(struct cmd_ctx *ctx, const char *kind, const char *fmt, va_
 		return;
 	}
 	fflush(stdout);
-	if (ctx && ctx->mode == MODE_SCRIPT && ctx->script_name)
+	if (ctx && ctx->mode == MODE_SCRIPT && ctx->script_name && !*kind)
 		fprintf(stderr, "thermpress: %s:%u: %s%s\n", ctx->script_name, ctx->script_line,
 			kind, msg);
 	else
