@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* Where drawing goes: a curses window, or a text grid printed once (--once). */
+#include <curses.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* Decode one UTF-8 sequence at s; returns its length (1 for anything malformed). */
+static int utf8_next(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		*cp = u[0] & 0x1f;
+		n = 2;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		*cp = u[0] & 0x0f;
+		n = 3;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		*cp = u[0] & 0x07;
+		n = 4;
+	} else {
+		*cp = '?';
+		return 1;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*cp = '?';
+			return 1;
+		}
+		*cp = (*cp << 6) | (u[i] & 0x3f);
+	}
+	return n;
+}
+
+int glyph_len(const char *s)
+{
+	int n = 0;
+	uint32_t cp;
+
+	while (*s) {
+		s += utf8_next(s, &cp);
+		n++;
+	}
+	return n;
+}
+
+void cv_put(struct canvas *cv, int y, int x, enum role r, const char *s)
+{
+	int room = cv->w - x;
+	const char *p = s;
+	uint32_t cp;
+	int n = 0;
+
+	if (y < 0 || y >= cv->h || x < 0 || room <= 0)
+		return;
+	if (cv->win) {
+		/* every glyph we draw is one column wide: clip by glyphs, not bytes */
+		while (*p && n < room) {
+			p += utf8_next(p, &cp);
+			n++;
+		}
+		wattrset((WINDOW *)cv->win, term_attr(r));
+		mvwaddnstr((WINDOW *)cv->win, y, x, s, (int)(p - s));
+		wattrset((WINDOW *)cv->win, A_NORMAL);
+		return;
+	}
+	while (*p && n < room) {
+		p += utf8_next(p, &cp);
+		cv->cells[(size_t)y * cv->w + x + n] = cp;
+		n++;
+	}
+}
+
+void cv_printf(struct canvas *cv, int y, int x, enum role r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cv_put(cv, y, x, r, buf);
+}
+
+void cv_fill(struct canvas *cv, int y, int x, int n, enum role r)
+{
+	static const char spaces[] = "                                                                ";
+
+	while (n > 0) {
+		int k = n < (int)sizeof(spaces) - 1 ? n : (int)sizeof(spaces) - 1;
+		cv_put(cv, y, x, r, spaces + (sizeof(spaces) - 1 - k));
+		x += k;
+		n -= k;
+	}
+}
+
+int cv_text_init(struct canvas *cv, int w, int h, const struct glyphs *g)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->cells = malloc((size_t)w * h * sizeof(*cv->cells));
+	if (!cv->cells)
+		return -ENOMEM;
+	for (size_t i = 0; i < (size_t)w * h; i++)
+		cv->cells[i] = ' ';
+	cv->w = w;
+	cv->h = h;
+	cv->g = g;
+	return 0;
+}
+
+void cv_text_free(struct canvas *cv)
+{
+	free(cv->cells);
+	cv->cells = NULL;
+}
+
+static void put_utf8(uint32_t cp, FILE *out)
+{
+	if (cp < 0x80) {
+		putc((int)cp, out);
+	} else if (cp < 0x800) {
+		putc(0xc0 | (cp >> 6), out);
+		putc(0x80 | (cp & 0x3f), out);
+	} else if (cp < 0x10000) {
+		putc(0xe0 | (cp >> 12), out);
+		putc(0x80 | ((cp >> 6) & 0x3f), out);
+		putc(0x80 | (cp & 0x3f), out);
+	} else {
+		putc(0xf0 | (cp >> 18), out);
+		putc(0x80 | ((cp >> 12) & 0x3f), out);
+		putc(0x80 | ((cp >> 6) & 0x3f), out);
+		putc(0x80 | (cp & 0x3f), out);
+	}
+}
+
+int cv_text_print(const struct canvas *cv, FILE *out)
+{
+	int last_row = cv->h - 1;
+
+	/* no trailing blank lines */
+	for (; last_row >= 0; last_row--) {
+		int x;
+		for (x = 0; x < cv->w && cv->cells[(size_t)last_row * cv->w + x] == ' '; x++)
+			;
+		if (x < cv->w)
+			break;
+	}
+	for (int y = 0; y <= last_row; y++) {
+		const uint32_t *row = cv->cells + (size_t)y * cv->w;
+		int end = cv->w;
+
+		while (end > 0 && row[end - 1] == ' ')
+			end--;
+		for (int x = 0; x < end; x++)
+			put_utf8(row[x], out);
+		putc('\n', out);
+	}
+	if (fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}

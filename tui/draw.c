@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Drawing: the header, one row per CPU with its bar and numbers, domain rows,
+ * compact cells, the status line and the help.  Everything reads the model and
+ * the layout; nothing here computes values or changes state.
+ *
+ * A bar is on the scheduler's 0..1024 scale:
+ *   solid   0 .. capacity          what the scheduler uses (max - averaged pressure)
+ *   shaded  capacity .. max        the rest of the CPU's max capacity
+ *   mark    at capped capacity     the instantaneous cap (max - pressure), when capped
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui.h"
+
+void fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns % 1000000000ull == 0)
+		snprintf(buf, len, "%llu s", (unsigned long long)(ns / 1000000000ull));
+	else if (ns % 1000000ull == 0)
+		snprintf(buf, len, "%llu ms", (unsigned long long)(ns / 1000000ull));
+	else
+		snprintf(buf, len, "%llu us", (unsigned long long)(ns / 1000ull));
+}
+
+static void fmt_mhz(char *buf, size_t len, int64_t khz)
+{
+	if (khz < 0)
+		snprintf(buf, len, "-");
+	else if (khz % 1000 == 0)
+		snprintf(buf, len, "%lld", (long long)(khz / 1000));
+	else
+		snprintf(buf, len, "%lld.%lld", (long long)(khz / 1000),
+			 (long long)(khz % 1000 / 100));
+}
+
+static void fmt_val(char *buf, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld", (long long)v);
+}
+
+/* ---- bars ------------------------------------------------------------------------ */
+
+struct run {
+	char buf[64 * 4 + 1];
+	size_t n;
+	enum role r;
+	int x0;
+};
+
+static void run_flush(struct canvas *cv, int y, struct run *run)
+{
+	if (run->n) {
+		run->buf[run->n] = '\0';
+		cv_put(cv, y, run->x0, run->r, run->buf);
+	}
+	run->n = 0;
+}
+
+static void run_add(struct canvas *cv, int y, int x, struct run *run, enum role r,
+		    const char *glyph)
+{
+	size_t k = strlen(glyph);
+
+	if (run->n && (run->r != r || run->n + k >= sizeof(run->buf)))
+		run_flush(cv, y, run);
+	if (!run->n) {
+		run->r = r;
+		run->x0 = x;
+	}
+	memcpy(run->buf + run->n, glyph, k);
+	run->n += k;
+}
+
+static void draw_bar(struct canvas *cv, int y, int x, int width, const struct tp_cpu *c)
+{
+	const struct glyphs *g = cv->g;
+	int64_t e8 = c->capacity >= 0 ? c->capacity * width * 8 / 1024 : 0;
+	int64_t m8 = c->max_capacity >= 0 ? c->max_capacity * width * 8 / 1024 : 0;
+	int mark = -1;
+	struct run run = { .n = 0 };
+
+	if (c->capped_capacity >= 0 && c->max_capacity > 0 && c->capped_capacity < c->max_capacity) {
+		mark = (int)(c->capped_capacity * width / 1024);
+		if (mark >= width)
+			mark = width - 1;
+	}
+	for (int i = 0; i < width; i++) {
+		int64_t lo = (int64_t)i * 8;
+
+		if (i == mark)
+			run_add(cv, y, x + i, &run, R_MARK, g->mark);
+		else if (lo + 8 <= e8)
+			run_add(cv, y, x + i, &run, R_EFFECTIVE, g->full);
+		else if (lo < e8 && g->utf8)
+			run_add(cv, y, x + i, &run, R_EFFECTIVE, g->part[e8 - lo]);
+		else if (lo < e8 && e8 - lo >= 4)
+			run_add(cv, y, x + i, &run, R_EFFECTIVE, g->full);
+		else if (lo < m8)
+			run_add(cv, y, x + i, &run, R_LOST, g->lost);
+		else
+			run_add(cv, y, x + i, &run, R_NORMAL, " ");
+	}
+	run_flush(cv, y, &run);
+}
+
+/* ---- rows ------------------------------------------------------------------------- */
+
+static void domain_cpus(const struct model *m, int d, char *buf, size_t len)
+{
+	struct tp_cpuset set;
+
+	tp_cpuset_zero(&set);
+	for (size_t i = 0; i < m->snap.nr_cpus; i++)
+		if (m->snap.cpus[i].domain == d && model_shown(m, (int)i))
+			tp_cpuset_add(&set, m->snap.cpus[i].cpu);
+	tp_cpuset_format(&set, buf, len);
+}
+
+static void draw_domain_row(struct canvas *cv, const struct model *m, const struct layout *l,
+			    int y, int d, bool sel)
+{
+	char cpus[128];
+	int x;
+
+	domain_cpus(m, d, cpus, sizeof(cpus));
+	if (sel)
+		cv_put(cv, y, 0, R_SELECTED, cv->g->sel);
+	x = 1;
+	cv_printf(cv, y, x, sel ? R_SELECTED : R_DOMAIN, "%s", m->snap.domains[d].name);
+	x += glyph_len(m->snap.domains[d].name);
+	cv_printf(cv, y, x, R_DIM, " cpus %s ", cpus);
+	x += 7 + (int)strlen(cpus);
+	for (; x < 6 + l->bar_w && !l->compact; x++)
+		cv_put(cv, y, x, R_DIM, cv->g->hline);
+}
+
+static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct layout *l,
+			 int y, int i, bool sel)
+{
+	const struct tp_cpu *c = &m->snap.cpus[i];
+	char cap[24], capped[24], max[24], mhz[56], pres[24], avg[24];
+	int x = 6 + l->bar_w;
+	bool off = c->online == 0;
+
+	if (sel)
+		cv_put(cv, y, 0, R_SELECTED, cv->g->sel);
+	cv_printf(cv, y, 1, sel ? R_SELECTED : R_NORMAL, "%4d", c->cpu);
+	if (off)
+		cv_printf(cv, y, 6, R_DIM, "%-*s", l->bar_w, "offline");
+	else
+		draw_bar(cv, y, 6, l->bar_w, c);
+	fmt_val(cap, sizeof(cap), off ? TP_NONE : c->capacity);
+	fmt_mhz(capped, sizeof(capped), c->capped_freq_khz);
+	fmt_mhz(max, sizeof(max), c->max_freq_khz);
+	snprintf(mhz, sizeof(mhz), "%s/%s", capped, max);
+	fmt_val(pres, sizeof(pres), c->pressure);
+	fmt_val(avg, sizeof(avg), c->avg_pressure);
+	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, " %5s %13s %5s %5s", cap, mhz, pres, avg);
+	if (c->avg_estimated && c->avg_pressure >= 0)
+		cv_put(cv, y, x + 33 - 1, R_DIM, "*");
+}
+
+static void draw_cell(struct canvas *cv, const struct model *m, const struct layout *l,
+		      int y, int x, int i, bool sel)
+{
+	const struct tp_cpu *c = &m->snap.cpus[i];
+
+	cv_printf(cv, y, x, sel ? R_SELECTED : R_NORMAL, "%*d", l->cell_digits, c->cpu);
+	if (c->online == 0)
+		cv_printf(cv, y, x + l->cell_digits + 1, R_DIM, "%-*s", l->bar_w, "off");
+	else
+		draw_bar(cv, y, x + l->cell_digits + 1, l->bar_w, c);
+}
+
+static void draw_list(struct canvas *cv, const struct model *m, const struct layout *l)
+{
+	for (size_t k = 0; k < l->nitems; k++) {
+		int line = l->line[k] - l->top;
+		int y = l->list_y + line;
+		bool sel = k == l->cur;
+
+		if (line < 0 || line >= l->list_h)
+			continue;
+		if (l->items[k].kind == SEL_DOMAIN)
+			draw_domain_row(cv, m, l, y, l->items[k].index, sel);
+		else if (l->compact)
+			draw_cell(cv, m, l, y, 1 + l->col[k] * l->cell_w, l->items[k].index, sel);
+		else
+			draw_cpu_row(cv, m, l, y, l->items[k].index, sel);
+	}
+	if (l->top > 0)
+		cv_put(cv, l->list_y, cv->w - 1, R_DIM, "^");
+	if (l->top + l->list_h < l->nlines)
+		cv_put(cv, l->list_y + l->list_h - 1, cv->w - 1, R_DIM, "v");
+}
+
+/* ---- header, status, help --------------------------------------------------------- */
+
+static void draw_header(struct canvas *cv, const struct model *m, const struct layout *l,
+			const struct ui *ui)
+{
+	const struct tp_snapshot *s = &m->snap;
+	char iv[32], step[32], decay[32], right[64];
+	int x;
+
+	cv_printf(cv, 0, 0, R_TITLE, "thermpress top");
+	cv_printf(cv, 0, 14, R_NORMAL, " - %s", ui->source_desc);
+	if (m->have_snap)
+		snprintf(right, sizeof(right), "clock %llu.%03llu s",
+			 (unsigned long long)(s->time_ns / 1000000000ull),
+			 (unsigned long long)(s->time_ns / 1000000ull % 1000));
+	else
+		snprintf(right, sizeof(right), "clock -");
+	if (cv->win) {
+		time_t now = time(NULL);
+		struct tm tm;
+		size_t n = strlen(right);
+		if (localtime_r(&now, &tm))
+			strftime(right + n, sizeof(right) - n, "  %H:%M:%S", &tm);
+	}
+	x = cv->w - (int)strlen(right);
+	if (x > 18 + glyph_len(ui->source_desc))
+		cv_put(cv, 0, x, R_NORMAL, right);
+
+	fmt_ns(iv, sizeof(iv), ui->interval_ns);
+	if (s->decay_ms > 0)
+		snprintf(decay, sizeof(decay), "%lld ms", (long long)s->decay_ms);
+	else
+		snprintf(decay, sizeof(decay), "%s", s->decay_ms == 0 ? "none" : "-");
+	{
+		char line[160];
+		snprintf(line, sizeof(line), "backend %-7s decay %-8s interval %s",
+			 s->backend[0] ? s->backend : "-", decay, iv);
+		cv_put(cv, 1, 0, R_NORMAL, line);
+		x = (int)strlen(line);
+	}
+	if (ui->vclock_step_ns) {
+		fmt_ns(step, sizeof(step), ui->vclock_step_ns);
+		char line[96];
+		snprintf(line, sizeof(line), "  (virtual clock: +%s per interval)", step);
+		cv_put(cv, 1, x, R_DIM, line);
+		x += (int)strlen(line);
+	}
+	if (ui->paused)
+		cv_put(cv, 1, x + 2, R_ERROR, "PAUSED");
+
+	if (!l->compact) {
+		cv_printf(cv, 2, 1, R_HEADER, "%4s", "CPU");
+		cv_printf(cv, 2, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
+		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, " %5s %13s %5s %5s", "cap", "MHz cap/max",
+			  "pres", "avg");
+	} else {
+		cv_printf(cv, 2, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
+			  "select one for its numbers", m->snap.nr_cpus);
+	}
+}
+
+static const char *const help_lines[] = {
+	"keys",
+	"  up/down      select a CPU or a cluster (left/right: cells, or clusters)",
+	"  pgup/pgdn    scroll a page          home/end  first/last",
+	"  c            cap the selection (1.8GHz, 1800MHz, 1800000, cap=600, 60%)",
+	"  x            clear the selection's cap",
+	"  b            choose the backend (left/right, enter; esc cancels)",
+	"  + / -        double / halve the decay period of the active backend",
+	"  p            pause or resume sampling",
+	"  ?            this help         q  quit",
+	"bars (0..1024, the scheduler's capacity scale)",
+	"  solid        capacity the scheduler uses: max - averaged pressure",
+	"  shaded       the rest of the CPU's max capacity",
+	"  mark         the capped capacity: max - instantaneous pressure",
+	"  avg*         estimated by thermpress, not read from the kernel",
+	"press any key",
+};
+
+static void draw_help(struct canvas *cv, const struct layout *l)
+{
+	int n = (int)(sizeof(help_lines) / sizeof(help_lines[0]));
+	int y0 = 3;
+
+	for (int i = 0; i < n && y0 + i < l->status_y; i++) {
+		cv_fill(cv, y0 + i, 0, cv->w, R_NORMAL);
+		cv_put(cv, y0 + i, 2, i == 0 || i == 9 ? R_HEADER : R_NORMAL, help_lines[i]);
+	}
+}
+
+static void draw_status(struct canvas *cv, const struct layout *l, const struct ui *ui)
+{
+	int y = l->status_y;
+
+	if (ui->mode == UI_PROMPT) {
+		cv_printf(cv, y, 0, R_HEADER, "%s", ui->prompt);
+		cv_printf(cv, y, glyph_len(ui->prompt), R_NORMAL, "%s_", ui->input);
+		return;
+	}
+	if (ui->mode == UI_MENU) {
+		int x = 0;
+		cv_put(cv, y, x, R_HEADER, "backend:");
+		x += 8;
+		for (size_t i = 0; i < ui->nbackends; i++) {
+			const struct tp_backend_info *b = &ui->backends[i];
+			cv_printf(cv, y, x + 1, i == ui->menu_cur ? R_SELECTED : R_NORMAL,
+				  b->active ? "[%s]" : "%s", b->name);
+			x += 1 + (int)strlen(b->name) + (b->active ? 2 : 0);
+		}
+		cv_put(cv, y, x + 2, R_DIM, "(left/right, enter, esc)");
+		return;
+	}
+	if (ui->status[0])
+		cv_put(cv, y, 0, ui->status_err ? R_ERROR : R_GOOD, ui->status);
+	else
+		cv_put(cv, y, 0, R_DIM,
+		       "? help  c cap  x clear  b backend  +/- decay  p pause  q quit");
+}
+
+int draw_once_height(const struct layout *l)
+{
+	return l->status_y + 2;
+}
+
+void draw_frame(struct canvas *cv, const struct model *m, struct layout *l, const struct ui *ui)
+{
+	draw_header(cv, m, l, ui);
+	if (m->snap_failed) {
+		char iv[32];
+		fmt_ns(iv, sizeof(iv), ui->interval_ns);
+		cv_printf(cv, l->list_y, 1, R_ERROR, "%s", m->snap_err);
+		cv_printf(cv, l->list_y + 1, 1, R_DIM, "retrying every %s%s", iv,
+			  m->have_snap ? "; the rows below are from the last good snapshot" : "");
+	}
+	if (m->have_snap && !(m->snap_failed && !cv->win)) {
+		struct layout shifted = *l;
+		if (m->snap_failed) {
+			shifted.list_y += 2;
+			shifted.list_h -= 2;
+		}
+		if (shifted.list_h > 0)
+			draw_list(cv, m, &shifted);
+		if (l->plot_h && m->len)
+			plot_draw(cv, m, l);
+	}
+	if (!cv->win) {
+		/* --once: a legend instead of the status line */
+		const struct glyphs *g = cv->g;
+		cv_printf(cv, l->status_y, 0, R_DIM,
+			  "bars 0..1024: %s capacity (max - avg)  %s rest of max capacity  "
+			  "%s capped capacity (max - pres)%s", g->full, g->lost, g->mark,
+			  "");
+		for (size_t i = 0; i < m->snap.nr_cpus; i++)
+			if (m->snap.cpus[i].avg_estimated && model_shown(m, (int)i)) {
+				cv_put(cv, l->status_y + 1, 0, R_DIM,
+				       "avg*: estimated by thermpress, not read from the kernel");
+				break;
+			}
+		return;
+	}
+	if (ui->mode == UI_HELP)
+		draw_help(cv, l);
+	draw_status(cv, l, ui);
+}

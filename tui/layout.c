@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The layout: which rows show what.  Items are domain header rows (when some domain
+ * has more than one CPU shown) followed by their CPUs.  When the items do not fit,
+ * compact mode packs CPUs into cells (256 CPUs fit a 50-line terminal), and the list
+ * scrolls to keep the selection visible.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+#define WIDE_NUMBERS 33		/* " cap  capped/max MHz  pres  avg*" after the bar */
+#define COMPACT_BAR 6
+
+static int push(struct layout *l, enum sel_kind kind, int index)
+{
+	if (l->nitems == l->alloc) {
+		size_t n = l->alloc ? l->alloc * 2 : 64;
+		struct item *it = realloc(l->items, n * sizeof(*it));
+		int *line, *col;
+
+		if (!it)
+			return -ENOMEM;
+		l->items = it;
+		line = realloc(l->line, n * sizeof(*line));
+		if (!line)
+			return -ENOMEM;
+		l->line = line;
+		col = realloc(l->col, n * sizeof(*col));
+		if (!col)
+			return -ENOMEM;
+		l->col = col;
+		l->alloc = n;
+	}
+	l->items[l->nitems].kind = kind;
+	l->items[l->nitems].index = index;
+	l->nitems++;
+	return 0;
+}
+
+static int digits(const struct layout *l, const struct model *m)
+{
+	int maxcpu = 0, d = 1;
+
+	for (size_t k = 0; k < l->nitems; k++)
+		if (l->items[k].kind == SEL_CPU && m->snap.cpus[l->items[k].index].cpu > maxcpu)
+			maxcpu = m->snap.cpus[l->items[k].index].cpu;
+	while (maxcpu >= 10) {
+		maxcpu /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* Rebuild the items after a topology change; keeps the selection when it still exists. */
+int layout_items(struct layout *l, const struct model *m)
+{
+	const struct tp_snapshot *s = &m->snap;
+	struct item old = { SEL_CPU, -1 };
+	int rc = 0;
+
+	if (l->cur < l->nitems)
+		old = l->items[l->cur];
+	l->nitems = 0;
+	l->grouped = false;
+	for (size_t d = 0; d < s->nr_domains; d++) {
+		int n = 0;
+		for (size_t i = 0; i < s->nr_cpus; i++)
+			if (s->cpus[i].domain == (int)d && model_shown(m, (int)i))
+				n++;
+		if (n > 1)
+			l->grouped = true;
+	}
+	if (l->grouped) {
+		for (size_t d = 0; d < s->nr_domains && !rc; d++) {
+			bool any = false;
+			for (size_t i = 0; i < s->nr_cpus && !rc; i++) {
+				if (s->cpus[i].domain != (int)d || !model_shown(m, (int)i))
+					continue;
+				if (!any)
+					rc = push(l, SEL_DOMAIN, (int)d);
+				any = true;
+				if (!rc)
+					rc = push(l, SEL_CPU, (int)i);
+			}
+		}
+		for (size_t i = 0; i < s->nr_cpus && !rc; i++)
+			if ((s->cpus[i].domain < 0 || (size_t)s->cpus[i].domain >= s->nr_domains) &&
+			    model_shown(m, (int)i))
+				rc = push(l, SEL_CPU, (int)i);
+	} else {
+		for (size_t i = 0; i < s->nr_cpus && !rc; i++)
+			if (model_shown(m, (int)i))
+				rc = push(l, SEL_CPU, (int)i);
+	}
+	l->cell_digits = digits(l, m);
+	l->cur = 0;
+	for (size_t k = 0; k < l->nitems; k++)
+		if (l->items[k].kind == old.kind && l->items[k].index == old.index)
+			l->cur = k;
+	/* start on the first CPU rather than on a domain header */
+	if (old.index < 0)
+		for (size_t k = 0; k < l->nitems; k++)
+			if (l->items[k].kind == SEL_CPU) {
+				l->cur = k;
+				break;
+			}
+	return rc;
+}
+
+static void place_compact(struct layout *l, int w, int cell_w)
+{
+	int line = -1, col = 0;
+
+	l->cols = (w - 1) / cell_w;
+	if (l->cols < 1)
+		l->cols = 1;
+	for (size_t k = 0; k < l->nitems; k++) {
+		if (l->items[k].kind == SEL_DOMAIN) {
+			line++;
+			l->line[k] = line;
+			l->col[k] = 0;
+			col = l->cols;	/* the next CPU starts a new line */
+			continue;
+		}
+		if (line < 0 || col >= l->cols) {
+			line++;
+			col = 0;
+		}
+		l->line[k] = line;
+		l->col[k] = col++;
+	}
+	l->nlines = line + 1;
+}
+
+void layout_fit(struct layout *l, int w, int h, bool once)
+{
+	const int header = 3;
+	int plot_rows;
+
+	l->compact = false;
+	l->bar_w = w - 6 - WIDE_NUMBERS - 1;
+	if (l->bar_w > 64)
+		l->bar_w = 64;
+	if (l->bar_w < 8)
+		l->bar_w = 8;
+	for (size_t k = 0; k < l->nitems; k++) {
+		l->line[k] = (int)k;
+		l->col[k] = 0;
+	}
+	l->nlines = (int)l->nitems;
+	l->list_y = header;
+	l->top = once ? 0 : l->top;
+	if (once) {
+		l->list_h = l->nlines;
+		l->plot_y = l->plot_h = 0;
+		l->status_y = header + l->nlines;
+		return;
+	}
+	/* the plot: a title, a legend and at least 4 graph rows */
+	plot_rows = h >= 16 ? (h - header - 1) / 3 : 0;
+	if (plot_rows > 14)
+		plot_rows = 14;
+	if (plot_rows && plot_rows < 6)
+		plot_rows = 6;
+	l->status_y = h - 1;
+	l->list_h = h - 1 - header - plot_rows;
+	if (l->nlines > l->list_h) {
+		l->compact = true;
+		l->cell_w = l->cell_digits + 1 + COMPACT_BAR + 1;
+		l->bar_w = COMPACT_BAR;
+		place_compact(l, w, l->cell_w);
+		/* give the list what the plot can spare */
+		while (plot_rows > 6 && l->nlines > l->list_h) {
+			plot_rows--;
+			l->list_h++;
+		}
+	}
+	if (l->list_h < 1)
+		l->list_h = 1;
+	l->plot_h = plot_rows;
+	l->plot_y = l->status_y - plot_rows;
+	layout_scroll(l);
+}
+
+void layout_scroll(struct layout *l)
+{
+	int line = l->nitems ? l->line[l->cur] : 0;
+
+	if (line < l->top)
+		l->top = line;
+	if (line >= l->top + l->list_h)
+		l->top = line - l->list_h + 1;
+	if (l->top > l->nlines - l->list_h)
+		l->top = l->nlines - l->list_h;
+	if (l->top < 0)
+		l->top = 0;
+}
+
+void layout_move(struct layout *l, int dy, int dx)
+{
+	long cur = (long)l->cur;
+
+	if (!l->nitems)
+		return;
+	if (!l->compact) {
+		if (dy) {
+			cur += dy;
+		} else if (l->grouped) {
+			/* left and right: the previous or next domain header */
+			long k = cur + dx;
+			while (k >= 0 && k < (long)l->nitems && l->items[k].kind != SEL_DOMAIN)
+				k += dx;
+			cur = k;
+		} else {
+			cur += dx;
+		}
+	} else if (dx) {
+		cur += dx;
+	} else {
+		int target = l->line[cur] + dy, col = l->col[cur];
+		long best = -1;
+
+		if (target < 0)
+			target = 0;
+		if (target >= l->nlines)
+			target = l->nlines - 1;
+		for (size_t k = 0; k < l->nitems; k++) {
+			if (l->line[k] != target)
+				continue;
+			if (best < 0 || l->col[k] <= col)
+				best = (long)k;
+		}
+		if (best >= 0)
+			cur = best;
+	}
+	if (cur < 0)
+		cur = 0;
+	if (cur >= (long)l->nitems)
+		cur = (long)l->nitems - 1;
+	l->cur = (size_t)cur;
+	layout_scroll(l);
+}
+
+void layout_free(struct layout *l)
+{
+	free(l->items);
+	free(l->line);
+	free(l->col);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The live view behind `thermpress top` (docs/top.md), as a module the command links.
+ *
+ * tp_top_run() draws the CPUs of an open source with ncursesw until the user quits
+ * (q, SIGINT, SIGTERM), or, with once, prints one frame to opts->out as plain text
+ * without touching the terminal.  Every change it makes (caps, backend, decay) goes
+ * through the library exactly as the one-shot commands do.  It returns an exit
+ * status (0, or 1 after printing "thermpress: ..." to stderr) and restores the
+ * terminal on every way out.
+ */
+#ifndef TP_TUI_TOP_H
+#define TP_TUI_TOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <thermpress/thermpress.h>
+
+struct tp_top_options {
+	uint64_t interval_ns;		/* between samples; 0: 1 s */
+	const struct tp_cpuset *cpus;	/* the CPUs shown; NULL: all */
+	bool once;			/* one frame as plain text, then return */
+	FILE *out;			/* for once; NULL: stdout */
+	int width;			/* for once: columns; 0: $COLUMNS, else 120 */
+	/*
+	 * Nonzero on a virtual clock: before each sample the simulator's clock is
+	 * advanced by this much (tp_sim_advance), so the view runs at one virtual
+	 * interval per real interval.  The first frame is drawn without advancing.
+	 */
+	uint64_t vclock_step_ns;
+};
+
+int tp_top_run(struct tp_source *src, const struct tp_top_options *opts);
+
+#endif
