@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/* Cap profiles (docs/experiments.md): `TIME, CPULIST, VALUE` lines. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <thermpress/experiment.h>
+
+#include "exp/exp.h"
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* "0" (any unit) is allowed here, unlike tp_parse_duration_ns. */
+static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
+{
+	static const char *const zeros[] = { "0", "0s", "0ms", "0us", "0ns", "0min", "0.0s" };
+
+	for (size_t i = 0; i < sizeof(zeros) / sizeof(zeros[0]); i++)
+		if (!strcmp(text, zeros[i])) {
+			*ns = 0;
+			return 0;
+		}
+	return tp_parse_duration_ns(text, 1000000ull, ns, err);
+}
+
+static int parse_step(char *line, const struct tp_snapshot *topo, struct tp_profile_step *st,
+		      struct tp_error *err)
+{
+	char *first = strchr(line, ','), *last = strrchr(line, ',');
+	char *time_s, *cpus_s, *value_s;
+	int rc;
+
+	if (!first || first == last)
+		return tp_error_set(err, -EINVAL,
+				    "expected 'TIME, CPULIST, VALUE' (for example '1s, big, 60%%')");
+	*first = '\0';
+	*last = '\0';
+	time_s = trim(line);
+	cpus_s = trim(first + 1);
+	value_s = trim(last + 1);
+	if (!*time_s || !*cpus_s || !*value_s)
+		return tp_error_set(err, -EINVAL, "empty field: expected 'TIME, CPULIST, VALUE'");
+	rc = parse_time(time_s, &st->time_ns, err);
+	if (rc)
+		return rc;
+	rc = tp_parse_cpulist(cpus_s, topo, &st->cpus, err);
+	if (rc)
+		return rc;
+	if (!strcmp(value_s, "clear")) {
+		st->clear = true;
+		return 0;
+	}
+	rc = tp_parse_cap_value(value_s, &st->value, err);
+	if (rc)
+		return rc;
+	/* every CPU must be able to take the value */
+	for (int c = tp_cpuset_next(&st->cpus, 0); c >= 0; c = tp_cpuset_next(&st->cpus, c + 1)) {
+		int i = tp_snapshot_find_cpu(topo, c);
+		uint64_t khz;
+
+		if (i < 0)
+			return tp_error_set(err, -EINVAL, "cpu %d does not exist", c);
+		rc = tp_cap_resolve_khz(&st->value, &topo->cpus[i], &khz, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct tp_profile_step *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
+		    struct tp_profile *out, struct tp_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	unsigned lineno = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		ssize_t n = getline(&line, &cap, fp);
+		struct tp_error e = { 0 };
+		char *p, *hash;
+
+		if (n < 0)
+			break;
+		lineno++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		p = trim(line);
+		if (!*p)
+			continue;
+		if (out->nr_steps == alloc) {
+			size_t na = alloc ? alloc * 2 : 16;
+			struct tp_profile_step *s = realloc(out->steps, na * sizeof(*s));
+
+			if (!s) {
+				rc = tp_error_set(err, -ENOMEM, "%s: out of memory", name);
+				goto done;
+			}
+			out->steps = s;
+			alloc = na;
+		}
+		struct tp_profile_step *st = &out->steps[out->nr_steps];
+		memset(st, 0, sizeof(*st));
+		st->line = lineno;
+		rc = parse_step(p, topo, st, &e);
+		if (rc) {
+			rc = tp_error_set(err, rc, "%s:%u: %s", name, lineno, e.msg);
+			goto done;
+		}
+		out->nr_steps++;
+	}
+	if (ferror(fp)) {
+		rc = tp_error_set(err, -EIO, "%s: read error", name);
+		goto done;
+	}
+	if (!out->nr_steps) {
+		rc = tp_error_set(err, -EINVAL, "%s: the profile has no steps "
+				  "(lines of 'TIME, CPULIST, VALUE')", name);
+		goto done;
+	}
+	qsort(out->steps, out->nr_steps, sizeof(*out->steps), cmp_step);
+	out->end_ns = out->steps[out->nr_steps - 1].time_ns;
+done:
+	free(line);
+	if (rc)
+		tp_profile_free(out);
+	return rc;
+}
+
+void tp_profile_free(struct tp_profile *profile)
+{
+	free(profile->steps);
+	memset(profile, 0, sizeof(*profile));
+}
+
+static int add_row(struct tp_trace *t, uint64_t time, const struct tp_cpu *c, uint64_t khz)
+{
+	struct tp_trace_row r = {
+		.time_ns = time,
+		.cpu = c->cpu,
+		.max_capacity = c->max_capacity,
+		.max_freq_khz = c->max_freq_khz,
+		.capped_freq_khz = (int64_t)khz,
+		.pressure = (int64_t)tp_pressure((uint64_t)c->max_capacity, khz,
+						 (uint64_t)c->max_freq_khz),
+		.avg_pressure = TP_NONE,
+		.decay_ms = TP_NONE,
+	};
+
+	return exp_trace_push(t, &r);
+}
+
+int tp_profile_to_trace(const struct tp_profile *profile, const struct tp_snapshot *topo,
+			uint64_t start_ns, uint64_t tail_ns, struct tp_trace *out,
+			struct tp_error *err)
+{
+	struct tp_cpuset named;
+	uint64_t *khz = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	tp_trace_meta_init(&out->meta);
+	out->meta.hz = topo->hz;
+	out->meta.state_start_ns = out->meta.first_tick_ns = (int64_t)start_ns;
+	tp_cpuset_zero(&named);
+	for (size_t s = 0; s < profile->nr_steps; s++)
+		for (int c = tp_cpuset_next(&profile->steps[s].cpus, 0); c >= 0;
+		     c = tp_cpuset_next(&profile->steps[s].cpus, c + 1))
+			tp_cpuset_add(&named, c);
+	khz = calloc(topo->nr_cpus ? topo->nr_cpus : 1, sizeof(*khz));
+	if (!khz)
+		return tp_error_set(err, -ENOMEM, "out of memory for a profile timeline");
+	for (size_t i = 0; i < topo->nr_cpus && !rc; i++) {
+		const struct tp_cpu *c = &topo->cpus[i];
+
+		if (!tp_cpuset_has(&named, c->cpu))
+			continue;
+		if (c->max_freq_khz <= 0 || c->max_capacity <= 0)
+			rc = tp_error_set(err, -ENODATA, "cpu %d has no known frequency", c->cpu);
+		khz[i] = (uint64_t)c->max_freq_khz;
+		if (!rc)
+			rc = add_row(out, start_ns, c, khz[i]);
+	}
+	for (size_t s = 0; s < profile->nr_steps && !rc; s++) {
+		const struct tp_profile_step *st = &profile->steps[s];
+
+		for (int cpu = tp_cpuset_next(&st->cpus, 0); cpu >= 0 && !rc;
+		     cpu = tp_cpuset_next(&st->cpus, cpu + 1)) {
+			int i = tp_snapshot_find_cpu(topo, cpu);
+
+			if (i < 0) {
+				rc = tp_error_set(err, -EINVAL, "cpu %d does not exist", cpu);
+				break;
+			}
+			if (st->clear)
+				khz[i] = (uint64_t)topo->cpus[i].max_freq_khz;
+			else
+				rc = tp_cap_resolve_khz(&st->value, &topo->cpus[i], &khz[i], err);
+			if (!rc)
+				rc = add_row(out, start_ns + st->time_ns, &topo->cpus[i], khz[i]);
+		}
+	}
+	for (size_t i = 0; i < topo->nr_cpus && !rc; i++)
+		if (tp_cpuset_has(&named, topo->cpus[i].cpu))
+			rc = add_row(out, start_ns + profile->end_ns + tail_ns, &topo->cpus[i],
+				     khz[i]);
+	free(khz);
+	if (rc == -ENOMEM)
+		tp_error_set(err, rc, "out of memory for a profile timeline");
+	if (rc)
+		tp_trace_free(out);
+	return rc;
+}
