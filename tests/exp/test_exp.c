@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Experiments: trace writers and readers, cap profiles, replay (bit for bit against the
+ * simulator on its virtual clock), summaries, plots, playing a profile.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <thermpress/experiment.h>
+
+#define MS 1000000ull
+
+static struct tp_source *open_sim(int hz)
+{
+	struct tp_open_options o = { .kind = TP_SOURCE_SIM, .sim_hz = hz,
+				     .sim_virtual_clock = true };
+	struct tp_source *src = NULL;
+	struct tp_error err = { 0 };
+
+	if (tp_source_open(&o, &src, &err))
+		fail_msg("opening the simulator: %s", err.msg);
+	return src;
+}
+
+static void take(struct tp_source *src, struct tp_snapshot *snap)
+{
+	struct tp_error err = { 0 };
+
+	if (tp_snapshot_take(src, snap, &err))
+		fail_msg("snapshot: %s", err.msg);
+}
+
+static void cap(struct tp_source *src, const char *cpus, const char *value)
+{
+	struct tp_snapshot snap = { 0 };
+	struct tp_cpuset set;
+	struct tp_cap_value v;
+	struct tp_error err = { 0 };
+
+	take(src, &snap);
+	if (tp_parse_cpulist(cpus, &snap, &set, &err))
+		fail_msg("cpulist %s: %s", cpus, err.msg);
+	tp_snapshot_release(&snap);
+	if (!strcmp(value, "clear")) {
+		if (tp_cap_clear(src, &set, &err))
+			fail_msg("clear: %s", err.msg);
+		return;
+	}
+	if (tp_parse_cap_value(value, &v, &err) || tp_cap_set(src, &set, &v, &err))
+		fail_msg("cap %s %s: %s", cpus, value, err.msg);
+}
+
+static FILE *text_file(const char *text)
+{
+	FILE *fp = tmpfile();
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	rewind(fp);
+	return fp;
+}
+
+/*
+ * Record a run of the simulator with caps changing off and on tick times, then replay
+ * the trace through the same backend: every recorded average must come out exactly.
+ */
+static void record_and_replay(const char *backend, uint32_t decay, int hz,
+			      enum tp_trace_format fmt)
+{
+	struct tp_source *src = open_sim(hz);
+	struct tp_error err = { 0 };
+	struct tp_record_options ro = { .format = fmt, .interval_ns = 10 * MS,
+					.restart_state = true };
+	struct tp_recorder *rec = NULL;
+	FILE *fp = tmpfile();
+	struct tp_trace trace;
+	struct tp_replay_backend b[2];
+	struct tp_replay_summary sum[2];
+	size_t nb = 0;
+	char spec[64];
+
+	assert_non_null(fp);
+	if (tp_backend_set(src, backend, decay, &err))
+		fail_msg("backend %s %u: %s", backend, decay, err.msg);
+	/* the clock away from t0 first, so that the state start is not the first tick */
+	assert_int_equal(tp_sim_advance(src, 6 * MS, &err), 0);
+	assert_int_equal(tp_recorder_open(src, fp, &ro, &rec, &err), 0);
+
+	static const struct { uint64_t after_ms; const char *cpus, *value; } steps[] = {
+		{ 37, "big", "1.2GHz" },	/* off a tick */
+		{ 3, "0-1", "60%" },		/* onto a tick time (after it ran) */
+		{ 250, "big", "cap=600" },
+		{ 1, "all", "clear" },
+		{ 700, "4,6", "900MHz" },
+		{ 1300, "little", "50%" },
+		{ 2, "big", "clear" },
+		{ 611, "all", "clear" },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (tp_recorder_advance(rec, steps[i].after_ms * MS, &err))
+			fail_msg("advance: %s", err.msg);
+		cap(src, steps[i].cpus, steps[i].value);
+		if (tp_recorder_sample(rec, &err))
+			fail_msg("sample: %s", err.msg);
+	}
+	assert_int_equal(tp_recorder_advance(rec, 1500 * MS, &err), 0);
+	assert_int_equal(tp_recorder_close(rec, &err), 0);
+	tp_source_close(src);
+
+	if (fmt == TP_TRACE_PERFETTO) {
+		fclose(fp);
+		return;
+	}
+	rewind(fp);
+	if (tp_trace_read(fp, "rec", &trace, &err))
+		fail_msg("reading the trace back: %s", err.msg);
+	fclose(fp);
+	assert_true(trace.nr_rows > 1000);
+	assert_string_equal(trace.meta.backend, backend);
+	assert_int_equal(trace.meta.hz, hz);
+	assert_true(trace.meta.state_start_ns >= 10000000000ll + 6 * (int64_t)MS);
+
+	struct tp_open_options o = { .kind = TP_SOURCE_SIM, .sim_virtual_clock = true };
+	assert_int_equal(tp_source_open(&o, &src, &err), 0);
+	if (decay)
+		snprintf(spec, sizeof(spec), "%s:%u,instant", backend, decay);
+	else
+		snprintf(spec, sizeof(spec), "%s,pelt", backend);
+	if (tp_replay_parse_backends(spec, tp_source_plugins(src), b, 2, &nb, &err))
+		fail_msg("backends %s: %s", spec, err.msg);
+	assert_int_equal(nb, 2);
+	if (tp_replay_run(&trace, b, nb, NULL, NULL, NULL, sum, &err))
+		fail_msg("replay: %s", err.msg);
+	if (sum[0].exact != 1)
+		fail_msg("%s: replay differs at %llu cpu %d: recorded %lld, replayed %lld "
+			 "(exact %d, %zu compared)", spec,
+			 (unsigned long long)sum[0].mismatch_time_ns, sum[0].mismatch_cpu,
+			 (long long)sum[0].mismatch_recorded, (long long)sum[0].mismatch_replayed,
+			 sum[0].exact, sum[0].compared);
+	assert_int_equal(sum[0].compared, trace.nr_rows);
+	assert_int_equal(sum[1].exact, -1);	/* another backend: not compared */
+	assert_true(sum[0].steps > 0);
+	assert_true(sum[0].capacity_s_lost > 0);
+	tp_source_close(src);
+	tp_trace_free(&trace);
+}
+
+static void test_exact_instant(void **s) { (void)s; record_and_replay("instant", 0, 250, TP_TRACE_CSV); }
+static void test_exact_pelt32(void **s) { (void)s; record_and_replay("pelt", 32, 250, TP_TRACE_CSV); }
+static void test_exact_pelt128(void **s) { (void)s; record_and_replay("pelt", 128, 250, TP_TRACE_JSONL); }
+static void test_exact_decay125(void **s) { (void)s; record_and_replay("decay", 125, 250, TP_TRACE_CSV); }
+static void test_exact_decay500(void **s) { (void)s; record_and_replay("decay", 500, 250, TP_TRACE_JSONL); }
+static void test_exact_hz1000(void **s)
+{
+	(void)s;
+	record_and_replay("decay", 250, 1000, TP_TRACE_CSV);
+	record_and_replay("pelt", 64, 100, TP_TRACE_CSV);
+}
+static void test_perfetto_records(void **s) { (void)s; record_and_replay("pelt", 32, 250, TP_TRACE_PERFETTO); }
+
+static void test_perfetto_format(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_error err = { 0 };
+	struct tp_record_options ro = { .format = TP_TRACE_PERFETTO, .interval_ns = 10 * MS };
+	struct tp_recorder *rec;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(tp_recorder_open(src, fp, &ro, &rec, &err), 0);
+	cap(src, "big", "50%");
+	assert_int_equal(tp_recorder_advance(rec, 100 * MS, &err), 0);
+	assert_int_equal(tp_recorder_close(rec, &err), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\"traceEvents\":["));
+	assert_non_null(strstr(buf, "\"name\":\"cpu4 pressure\",\"ph\":\"C\""));
+	assert_non_null(strstr(buf, "\"name\":\"cpu0 avg_pressure\""));
+	assert_non_null(strstr(buf, "\"ts\":10000000.000"));
+	assert_string_equal(buf + len - 4, "\n]}\n");
+	free(buf);
+	tp_source_close(src);
+}
+
+static int read_trace_text(const char *text, struct tp_trace *t, struct tp_error *err)
+{
+	FILE *fp = text_file(text);
+	int rc = tp_trace_read(fp, "t.csv", t, err);
+
+	fclose(fp);
+	return rc;
+}
+
+#define HDR TP_TRACE_CSV_HEADER "\n"
+
+static void test_trace_malformed(void **state)
+{
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(read_trace_text(HDR "10,0,1024,2000,2000,0,0,pelt,32\n"
+					 "20,0,1024,2000,1000,x,0,pelt,32\n", &t, &err), -EINVAL);
+	assert_string_equal(err.msg, "t.csv:3: pressure 'x' is not a number");
+	tp_trace_free(&t);
+
+	assert_int_equal(read_trace_text(HDR "10,0,1024\n", &t, &err), -EINVAL);
+	assert_string_equal(err.msg, "t.csv:2: 3 fields where the header has 9");
+	tp_trace_free(&t);
+
+	assert_int_equal(read_trace_text("time,cpu\n1,2\n", &t, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "t.csv:1: expected a header line"));
+	tp_trace_free(&t);
+
+	assert_int_equal(read_trace_text(HDR "10,0,1024,2000,2000,2000,0,pelt,32\n", &t, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "t.csv:2: pressure 2000 is out of range (0..1024)");
+	tp_trace_free(&t);
+
+	assert_int_equal(read_trace_text("{\"time_ns\":1,\"cpu\":0,\"pressure\":3\n", &t, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "t.csv:1: expected one JSON object on the line");
+	tp_trace_free(&t);
+
+	assert_int_equal(read_trace_text("# thermpress trace 7\n" HDR, &t, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "t.csv:1: trace version 7 is not supported"));
+	tp_trace_free(&t);
+}
+
+static void test_trace_unsorted(void **state)
+{
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	/* other CPUs may interleave in any order; one CPU must not go back */
+	assert_int_equal(read_trace_text(HDR "20,1,-,-,-,5,-,-,-\n10,0,-,-,-,0,-,-,-\n"
+					 "30,1,-,-,-,5,-,-,-\n", &t, &err), 0);
+	assert_int_equal(t.nr_rows, 3);
+	tp_trace_free(&t);
+	assert_int_equal(read_trace_text(HDR "20,1,-,-,-,5,-,-,-\n10,0,-,-,-,0,-,-,-\n"
+					 "15,1,-,-,-,5,-,-,-\n", &t, &err), -EINVAL);
+	assert_string_equal(err.msg, "t.csv:4: time 15 of cpu 1 is before 20 on line 2: "
+			    "the rows of a cpu must not go back in time");
+	tp_trace_free(&t);
+}
+
+static void test_trace_empty(void **state)
+{
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+	struct tp_replay_summary sum;
+	struct tp_source *src = open_sim(250);
+	struct tp_replay_backend b[1];
+	size_t nb;
+
+	(void)state;
+	assert_int_equal(read_trace_text("", &t, &err), 0);
+	assert_int_equal(t.nr_rows, 0);
+	tp_trace_free(&t);
+	assert_int_equal(read_trace_text("# thermpress trace 1\n\n" HDR, &t, &err), 0);
+	assert_int_equal(t.nr_rows, 0);
+	assert_int_equal(tp_replay_parse_backends("pelt", tp_source_plugins(src), b, 1, &nb, &err),
+			 0);
+	assert_int_equal(tp_replay_run(&t, b, nb, NULL, NULL, NULL, &sum, &err), -ENODATA);
+	assert_string_equal(err.msg, "the trace has no samples to replay");
+	tp_trace_free(&t);
+	tp_source_close(src);
+}
+
+static void test_parse_backends(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_replay_backend b[8];
+	struct tp_error err = { 0 };
+	size_t nb = 0;
+
+	(void)state;
+	assert_int_equal(tp_replay_parse_backends("instant,pelt:32,pelt:100,decay:1s,decay",
+						  tp_source_plugins(src), b, 8, &nb, &err), 0);
+	assert_int_equal(nb, 5);
+	assert_string_equal(b[0].label, "instant");
+	assert_string_equal(b[2].label, "pelt:128");	/* 100 rounds to 128 */
+	assert_string_equal(b[3].label, "decay:1000");
+	assert_string_equal(b[4].label, "decay:250");
+	assert_int_equal(tp_replay_parse_backends("fast", tp_source_plugins(src), b, 8, &nb, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "unknown backend 'fast'"));
+	assert_int_equal(tp_replay_parse_backends("instant:3", tp_source_plugins(src), b, 8, &nb,
+						  &err), -EINVAL);
+	assert_int_equal(tp_replay_parse_backends("decay:20000", tp_source_plugins(src), b, 8,
+						  &nb, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "out of range"));
+	tp_source_close(src);
+}
+
+static int read_profile_text(struct tp_source *src, const char *text, struct tp_profile *p,
+			     struct tp_error *err)
+{
+	struct tp_snapshot snap = { 0 };
+	FILE *fp = text_file(text);
+	int rc;
+
+	take(src, &snap);
+	rc = tp_profile_read(fp, "p.txt", &snap, p, err);
+	fclose(fp);
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+static void test_profile_malformed(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_profile p;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(read_profile_text(src, "# comment\n0, big, 60%\nfoo\n", &p, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:3: expected 'TIME, CPULIST, VALUE'"));
+	assert_int_equal(read_profile_text(src, "0, big, 60%\n1s, big, fast\n", &p, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:2: "));
+	assert_non_null(strstr(err.msg, "fast"));
+	assert_int_equal(read_profile_text(src, "0, 9, 60%\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:1: "));
+	assert_non_null(strstr(err.msg, "9"));
+	assert_int_equal(read_profile_text(src, "soon, big, 60%\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:1: "));
+	assert_int_equal(read_profile_text(src, "1s, big, 9GHz\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:1: "));
+	assert_int_equal(read_profile_text(src, "1s, , 50%\n", &p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.txt:1: empty field"));
+	assert_int_equal(read_profile_text(src, "# nothing\n\n", &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "p.txt: the profile has no steps "
+			    "(lines of 'TIME, CPULIST, VALUE')");
+	tp_source_close(src);
+}
+
+static void test_profile_sorted_and_replayed(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_snapshot snap = { 0 };
+	struct tp_profile p;
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+	struct tp_replay_backend b[3];
+	struct tp_replay_summary sum[3];
+	size_t nb;
+
+	(void)state;
+	/* unsorted lines are sorted by time, lines at the same time keep their order */
+	assert_int_equal(read_profile_text(src, "2s, big, clear\n0, 0-3,6, 50%\n"
+					   "500ms, big, cap=512\n500ms, 4, 2362000\n", &p, &err), 0);
+	assert_int_equal(p.nr_steps, 4);
+	assert_int_equal(p.steps[0].line, 2);
+	assert_int_equal(p.steps[1].line, 3);
+	assert_int_equal(p.steps[2].line, 4);
+	assert_int_equal(p.steps[3].line, 1);
+	assert_int_equal(p.end_ns, 2000 * MS);
+	assert_int_equal(tp_cpuset_count(&p.steps[0].cpus), 5);
+	take(src, &snap);
+	assert_int_equal(tp_profile_to_trace(&p, &snap, 10000000000ull, 1000 * MS, &t, &err), 0);
+	assert_int_equal(tp_replay_parse_backends("instant,pelt,decay:125", tp_source_plugins(src),
+						  b, 3, &nb, &err), 0);
+	assert_int_equal(tp_replay_run(&t, b, nb, NULL, NULL, NULL, sum, &err), 0);
+	/* instant follows at once: no deviation at the ticks, steps reached at 0 ms */
+	assert_true(sum[0].mad == 0);
+	assert_int_equal(sum[0].reached50, sum[0].steps);
+	assert_true(sum[0].t90_ms == 0);
+	assert_true(sum[0].capacity_s_lost > 0);
+	/* pelt lags: 50 % of a step in about one half-life (32 ms) */
+	assert_true(sum[1].mad > 0);
+	assert_true(sum[1].t50_ms >= 28 && sum[1].t50_ms <= 40);
+	assert_true(sum[1].pressure_s == sum[0].pressure_s);
+	assert_int_equal(sum[1].exact, -1);
+	tp_trace_free(&t);
+	tp_profile_free(&p);
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+
+static void test_play_restores(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_snapshot snap = { 0 };
+	struct tp_profile p;
+	struct tp_error err = { 0 };
+	struct tp_play_options o = { .virtual_clock = true };
+
+	(void)state;
+	cap(src, "5", "1.5GHz");
+	assert_int_equal(read_profile_text(src, "0, big, 50%\n100ms, 0, 60%\n300ms, 5, clear\n",
+					   &p, &err), 0);
+	assert_int_equal(tp_profile_play(src, &p, &o, &err), 0);
+	take(src, &snap);
+	assert_int_equal(snap.time_ns, 10000000000ull + 300 * MS);
+	assert_int_equal(snap.cpus[0].capped_freq_khz, snap.cpus[0].max_freq_khz);
+	assert_int_equal(snap.cpus[4].capped_freq_khz, snap.cpus[4].max_freq_khz);
+	assert_int_equal(snap.cpus[5].capped_freq_khz, 1500000);
+	assert_true(snap.cpus[4].avg_pressure > 0);	/* it was capped for a while */
+	tp_snapshot_release(&snap);
+
+	volatile int stop = 1;
+	o.stop = &stop;
+	assert_int_equal(tp_profile_play(src, &p, &o, &err), 0);
+	take(src, &snap);
+	assert_int_equal(snap.cpus[4].capped_freq_khz, snap.cpus[4].max_freq_khz);
+	tp_snapshot_release(&snap);
+	tp_profile_free(&p);
+	tp_source_close(src);
+}
+
+static void test_svg(void **state)
+{
+	uint64_t t[] = { 0, 1000000, 2000000 };
+	int64_t v1[] = { 0, 512, 0 }, v2[] = { 0, 200, 300 };
+	struct tp_plot_series s[] = { { "pressure", 3, t, v1 }, { "pelt:32 <avg>", 3, t, v2 } };
+	struct tp_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(tp_plot_svg(fp, "cpu 4 & friends", s, 2, &err), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_non_null(strstr(buf, "pelt:32 &lt;avg&gt;"));
+	assert_non_null(strstr(buf, "cpu 4 &amp; friends"));
+	assert_null(strstr(buf, "<script"));
+	assert_string_equal(buf + len - 7, "</svg>\n");
+	free(buf);
+}
+
+static void test_csv_roundtrip(void **state)
+{
+	struct tp_trace_meta m;
+	struct tp_trace_writer *w;
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+	struct tp_trace_row r = { .time_ns = 5, .cpu = 3, .max_capacity = 462,
+				  .max_freq_khz = TP_NONE, .capped_freq_khz = TP_NONE,
+				  .pressure = 7, .avg_pressure = TP_NONE, .backend = "decay",
+				  .decay_ms = 250 };
+	FILE *fp = tmpfile();
+
+	(void)state;
+	tp_trace_meta_init(&m);
+	m.hz = 1000;
+	snprintf(m.source, sizeof(m.source), "a \"quoted\" source");
+	for (int f = 0; f < 2; f++) {
+		rewind(fp);
+		assert_int_equal(ftruncate(fileno(fp), 0), 0);
+		assert_int_equal(tp_trace_writer_open(fp, f ? TP_TRACE_JSONL : TP_TRACE_CSV, &m, &w,
+						      &err), 0);
+		assert_int_equal(tp_trace_write_row(w, &r, &err), 0);
+		assert_int_equal(tp_trace_writer_close(w, &err), 0);
+		rewind(fp);
+		assert_int_equal(tp_trace_read(fp, "x", &t, &err), 0);
+		assert_int_equal(t.nr_rows, 1);
+		assert_int_equal(t.meta.hz, 1000);
+		assert_int_equal(t.meta.state_start_ns, TP_NONE);
+		assert_string_equal(t.meta.source, "a \"quoted\" source");
+		assert_int_equal(t.rows[0].time_ns, 5);
+		assert_int_equal(t.rows[0].cpu, 3);
+		assert_int_equal(t.rows[0].max_capacity, 462);
+		assert_int_equal(t.rows[0].max_freq_khz, TP_NONE);
+		assert_int_equal(t.rows[0].pressure, 7);
+		assert_int_equal(t.rows[0].avg_pressure, TP_NONE);
+		assert_string_equal(t.rows[0].backend, "decay");
+		assert_int_equal(t.rows[0].decay_ms, 250);
+		tp_trace_free(&t);
+	}
+	fclose(fp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_instant),
+		cmocka_unit_test(test_exact_pelt32),
+		cmocka_unit_test(test_exact_pelt128),
+		cmocka_unit_test(test_exact_decay125),
+		cmocka_unit_test(test_exact_decay500),
+		cmocka_unit_test(test_exact_hz1000),
+		cmocka_unit_test(test_perfetto_records),
+		cmocka_unit_test(test_perfetto_format),
+		cmocka_unit_test(test_trace_malformed),
+		cmocka_unit_test(test_trace_unsorted),
+		cmocka_unit_test(test_trace_empty),
+		cmocka_unit_test(test_parse_backends),
+		cmocka_unit_test(test_profile_malformed),
+		cmocka_unit_test(test_profile_sorted_and_replayed),
+		cmocka_unit_test(test_play_restores),
+		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_csv_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
