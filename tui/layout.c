@@ -166,6 +166,12 @@ void layout_fit(struct layout *l, int w, int h, bool once)
 	if (plot_rows && plot_rows < 6)
 		plot_rows = 6;
 	l->status_y = h - 1;
+	/* a short list leaves its spare rows to the plot */
+	if (plot_rows && h - 1 - header - l->nlines - 1 > plot_rows) {
+		plot_rows = h - 1 - header - l->nlines - 1;
+		if (plot_rows > 24)
+			plot_rows = 24;
+	}
 	l->list_h = h - 1 - header - plot_rows;
 	if (l->nlines > l->list_h) {
 		l->compact = true;

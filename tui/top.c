@@ -30,6 +30,7 @@ static int run_once(struct tp_source *src, const struct tp_top_options *opts,
 	struct canvas cv;
 	int w = opts->width, rc;
 
+	ui->vclock_step_ns = 0;	/* one frame: the clock is not moved */
 	if (model_sample(m, src, true) < 0) {
 		fprintf(stderr, "thermpress: %s\n", m->snap_err);
 		return 1;
@@ -53,8 +54,9 @@ static int run_once(struct tp_source *src, const struct tp_top_options *opts,
 	draw_frame(&cv, m, l, ui);
 	rc = cv_text_print(&cv, out);
 	cv_text_free(&cv);
-	if (rc < 0) {
-		fprintf(stderr, "thermpress: cannot write the frame: %s\n", strerror(-rc));
+	/* on stdout the error stays in its flags: the command reports it once, at exit */
+	if (rc < 0 && out != stdout) {
+		fprintf(stderr, "thermpress: cannot write the frame: error %d\n", -rc);
 		return 1;
 	}
 	return 0;

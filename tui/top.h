@@ -7,7 +7,8 @@
  * without touching the terminal.  Every change it makes (caps, backend, decay) goes
  * through the library exactly as the one-shot commands do.  It returns an exit
  * status (0, or 1 after printing "thermpress: ..." to stderr) and restores the
- * terminal on every way out.
+ * terminal on every way out.  With once on stdout, a write error is left in stdout's
+ * error flag for the caller to report (as it reports every other command's output).
  */
 #ifndef TP_TUI_TOP_H
 #define TP_TUI_TOP_H
