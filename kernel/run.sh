@@ -1,0 +1,265 @@
+#!/bin/bash
+# Build the thermal-pressure kernel (Debian linux-source-6.1 + kernel/patches),
+# boot it under qemu with 4 CPUs, run kernel/vm-test.sh inside, and check the
+# results and the bit-exactness logs on the host.
+#
+# Exit status: 0 all checks passed; 1 a check failed; 2 usage or build error;
+# 3 the VM timed out or never reported.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+usage: bash kernel/run.sh [OPTIONS]
+
+  --build-dir DIR   where the kernel source, objects and initramfs go
+                    (default: build-kernel/ at the top of the repository)
+  --thermpress-build DIR
+                    the meson build dir whose thermpress binary, library and
+                    plugins go into the VM and replay the logs
+                    (default: $THERMPRESS_BUILD, else build/)
+  --timeout SEC     kill qemu after SEC seconds (default: 420)
+  --jobs N          make -j N (default: 2)
+  --build-only      build the kernel and initramfs, do not boot
+  --quick           skip the placement (load balancer) experiment in the VM
+  -h, --help        show this help
+
+The kernel is rebuilt incrementally: the source tree is a git checkout of the
+Debian tarball, and a changed patch series is re-applied with git am on top of
+the pristine base, so only the touched files are rebuilt.
+EOF
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+bdir="$top/build-kernel"
+tpbuild="${THERMPRESS_BUILD:-build}"
+timeout_s=420
+jobs=2
+build_only=0
+quick=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build-dir) bdir=$2; shift 2 ;;
+	--thermpress-build) tpbuild=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--build-only) build_only=1; shift ;;
+	--quick) quick=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
+mkdir -p "$bdir"
+bdir=$(cd "$bdir" && pwd)
+
+src="$bdir/linux-source-6.1"
+obj="$bdir/obj"
+tarball=/usr/src/linux-source-6.1.tar.xz
+log() { echo "run.sh: $*" >&2; }
+die() { echo "run.sh: error: $*" >&2; exit 2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+for tool in make gcc flex bison bc cpio gzip qemu-system-x86_64 git; do
+	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install -y flex bison libelf-dev bc libssl-dev cpio qemu-system-x86 busybox-static)"
+done
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q "statically linked" ||
+	busybox=/bin/busybox
+[ -x "$busybox" ] || die "busybox-static is missing (apt-get install -y busybox-static)"
+
+git_k() { git -C "$src" -c user.name="thermpress developers" \
+	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "$@"; }
+
+# ---- 1. source -------------------------------------------------------------
+t_build=$(now)
+if ! git_k rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	if [ ! -f "$tarball" ]; then
+		log "installing linux-source-6.1"
+		apt-get install -y linux-source-6.1 >&2 || die "cannot install linux-source-6.1"
+	fi
+	log "extracting $tarball"
+	rm -rf "$src" "$obj"
+	tar -C "$bdir" -xf "$tarball"
+	[ -d "$src" ] || die "$tarball did not give $src"
+	git_k init -q
+	git_k add -f -A .
+	git_k commit -q -m "Debian linux-source-6.1"
+	git_k tag base
+fi
+
+# ---- 2. patches ------------------------------------------------------------
+patches=("$here"/patches/*.patch)
+[ -f "${patches[0]}" ] || die "no patches in $here/patches"
+series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$bdir/series.stamp" 2>/dev/null)" != "$series_sum" ]; then
+	log "applying ${#patches[@]} patches"
+	git_k am --abort >/dev/null 2>&1 || true
+	git_k reset -q --hard base
+	git_k clean -q -fdx
+	git_k am -q "${patches[@]}" || die "the patch series does not apply"
+	echo "$series_sum" >"$bdir/series.stamp"
+fi
+
+# ---- 3. configuration ------------------------------------------------------
+cfg_sum=$( (cat "$here/config.fragment"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
+	log "configuring: tinyconfig + kernel/config.fragment"
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
+		"$here/config.fragment" >/dev/null)
+	make -s -C "$src" O="$obj" olddefconfig
+	missing=0
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qx "$line" "$obj/.config" || { log "config: $line did not stick"; missing=1; }
+	done <"$here/config.fragment"
+	[ $missing = 0 ] || die "kernel/config.fragment does not apply"
+	echo "$cfg_sum" >"$bdir/config.stamp"
+fi
+
+# ---- 4. kernel -------------------------------------------------------------
+log "building bzImage (-j$jobs)"
+if ! make -s -C "$src" O="$obj" -j"$jobs" bzImage >"$bdir/make.log" 2>&1; then
+	tail -40 "$bdir/make.log" >&2
+	die "kernel build failed (see $bdir/make.log)"
+fi
+kernel="$obj/arch/x86/boot/bzImage"
+kbuild_s=$(elapsed "$t_build")
+log "kernel built in ${kbuild_s}s"
+
+# ---- 5. initramfs ----------------------------------------------------------
+t_initrd=$(now)
+root="$bdir/initramfs"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,lib64,lib/x86_64-linux-gnu}
+cp "$busybox" "$root/bin/busybox"
+cp "$here/vm-test.sh" "$root/vm-test.sh"
+cat >"$root/init" <<EOF
+#!/bin/busybox sh
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+export THERMPRESS_PLUGIN_DIR=/usr/lib/thermpress/plugins
+export TPTEST_QUICK=$quick
+echo "TPT: BOOTED \$(cut -d' ' -f1 /proc/uptime)"
+sh /vm-test.sh
+echo "TPT: EXIT \$?"
+sync
+reboot -f
+EOF
+chmod +x "$root/init"
+
+tp_bin=""
+for cand in "$tpbuild/cmd/thermpress" "$tpbuild/thermpress"; do
+	[ -x "$cand" ] && { tp_bin=$cand; break; }
+done
+if [ -n "$tp_bin" ] && ldd "$tp_bin" >/dev/null 2>&1; then
+	log "adding $tp_bin and its libraries to the initramfs"
+	cp "$tp_bin" "$root/usr/bin/thermpress"
+	mkdir -p "$root/usr/lib/thermpress/plugins"
+	plugins=()
+	for p in "$tpbuild"/plugins/*.so; do
+		[ -f "$p" ] && { cp "$p" "$root/usr/lib/thermpress/plugins/"; plugins+=("$p"); }
+	done
+	ldd "$tp_bin" "${plugins[@]}" 2>/dev/null |
+		awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' | sort -u |
+		while read -r lib; do
+			case "$lib" in
+			*/ld-linux-x86-64.so.2) cp -L "$lib" "$root/lib64/" ;;
+			*) cp -L "$lib" "$root/lib/x86_64-linux-gnu/" ;;
+			esac
+		done
+	[ -e "$root/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+else
+	log "no thermpress binary in $tpbuild: the VM skips the thermpress checks"
+fi
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$bdir/initramfs.cpio.gz"
+log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
+
+# ---- 6. host-side replay checker --------------------------------------------
+replay="$bdir/tp-replay"
+replay_src="$top/tests/kernel/replay.c"
+with_lib=0
+if [ -f "$tpbuild/core/libthermpress.so" ] && [ -f "$top/core/include/thermpress/thermpress.h" ] &&
+   ls "$tpbuild"/plugins/*.so >/dev/null 2>&1; then
+	with_lib=1
+	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" \
+		-o "$replay" "$replay_src" -L"$tpbuild/core" -lthermpress \
+		-Wl,-rpath,"$tpbuild/core" || die "cannot build $replay_src"
+else
+	gcc -O2 -Wall -Wextra -std=gnu11 -o "$replay" "$replay_src" ||
+		die "cannot build $replay_src"
+	log "no libthermpress/plugins in $tpbuild: the logs are replayed against the reference only"
+fi
+
+if [ $build_only = 1 ]; then
+	echo "run.sh: build only: kernel ${kbuild_s}s, $kernel, $bdir/initramfs.cpio.gz"
+	exit 0
+fi
+
+# ---- 7. boot ----------------------------------------------------------------
+console="$bdir/console.log"
+log "booting qemu (-smp 4, TCG, timeout ${timeout_s}s); console in $console"
+t_boot=$(now)
+set +e
+timeout -k 5 "$timeout_s" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable" \
+	</dev/null >"$console" 2>&1
+qrc=$?
+set -e
+vm_s=$(elapsed "$t_boot")
+tr -d '\r' <"$console" >"$console.txt"
+
+booted=$(sed -n 's/^TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
+echo "== kernel/run.sh results =="
+grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	echo "run.sh: qemu timed out after ${timeout_s}s (console in $console)"
+	exit 3
+fi
+done_line=$(grep -E '^TPT: DONE ' "$console.txt" | tail -1 || true)
+if [ -z "$done_line" ]; then
+	echo "run.sh: the VM never reported (qemu exit $qrc); last console lines:"
+	tail -30 "$console.txt"
+	exit 3
+fi
+
+# ---- 8. bit-exactness replay -------------------------------------------------
+logs="$bdir/logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+awk -v dir="$logs" '
+	/^TPLOG BEGIN / { name = $3; out = dir "/" name ".log"; printf "" > out; next }
+	/^TPLOG END / { close(out); out = ""; next }
+	out != "" { print > out }
+' "$console.txt"
+replay_fail=0
+nlogs=0
+for l in "$logs"/*.log; do
+	[ -f "$l" ] || continue
+	nlogs=$((nlogs + 1))
+	if ! "$replay" ${with_lib:+$([ $with_lib = 1 ] && echo --plugins "$tpbuild/plugins")} "$l"; then
+		replay_fail=$((replay_fail + 1))
+	fi
+done
+[ $nlogs -ge 5 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
+
+vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
+vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
+echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s =="
+echo "== VM checks: ${vm_pass:-0} passed, ${vm_fail:-?} failed; replayed logs: $nlogs, $replay_fail failed$([ $with_lib = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
+total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail ))
+total_fail=$(( ${vm_fail:-1} + replay_fail ))
+echo "$total_pass passed, $total_fail failed"
+[ "${vm_fail:-1}" = 0 ] && [ $replay_fail = 0 ] || exit 1
+exit 0

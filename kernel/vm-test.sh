@@ -1,0 +1,354 @@
+#!/bin/sh
+# In-VM checks of the thermal pressure debugfs interface (docs/abi.md), run by
+# /init under busybox sh in the VM that kernel/run.sh boots.
+#
+# Console protocol, one line each:
+#   TPT: ok NAME | TPT: FAIL NAME: DETAIL | TPT: SKIP NAME: WHY | TPT: INFO ...
+#   TPT: placement BACKEND ...           (load balancer figures)
+#   TPLOG BEGIN NAME ... TPLOG END NAME   (a copy of the update log)
+#   TPT: DONE pass=N fail=M
+D=/sys/kernel/debug/sched/thermal_pressure
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "TPT: ok $*"; }
+bad() { fail=$((fail + 1)); echo "TPT: FAIL $*"; }
+skip() { echo "TPT: SKIP $*"; }
+info() { echo "TPT: INFO $*"; }
+
+# eq NAME GOT WANT
+eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# The state a bad write must leave alone: everything but the clock and the
+# load-balance-time capacity, plus the number of resets in the log.
+state() {
+	cat $D/backend $D/decay_ms $D/log_cpu
+	grep -v '^time_ns ' $D/stats | awk 'NF == 9 { $9 = "" } { print }'
+	grep -c '^reset ' $D/log
+}
+
+# badw NAME FILE VALUE [printf-format]: the write fails with EINVAL, nothing changes
+badw() {
+	name=$1 file=$2 value=$3 fmt=${4:-'%s\n'}
+	before=$(state)
+	if printf "$fmt" "$value" 2>/tmp/err >$D/$file; then
+		bad "$name: writing '$value' to $file succeeded"
+		return
+	fi
+	if ! grep -q 'Invalid argument' /tmp/err; then
+		bad "$name: writing '$value' to $file: $(cat /tmp/err), want EINVAL"
+		return
+	fi
+	after=$(state)
+	if [ "$before" != "$after" ]; then
+		bad "$name: writing '$value' to $file changed the state"
+		echo "$before" >/tmp/before
+		echo "$after" >/tmp/after
+		diff /tmp/before /tmp/after | head -10
+		return
+	fi
+	ok "$name"
+}
+
+# stat_field CPU COLUMN(1-based) from stats
+stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
+
+[ -d $D ] || { bad "interface: $D is missing"; echo "TPT: DONE pass=$pass fail=$fail"; exit 1; }
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+eq "vm has 4 cpus" "$ncpu" 4
+
+# ---- files and defaults ------------------------------------------------------
+for f in version backend decay_ms hz inject stats log_cpu log; do
+	if [ -e $D/$f ]; then ok "file $f exists"; else bad "file $f is missing"; fi
+done
+eq "version" "$(cat $D/version)" 1
+eq "hz" "$(cat $D/hz)" 250
+eq "default backend" "$(cat $D/backend)" "instant [pelt] decay"
+eq "default decay_ms" "$(cat $D/decay_ms)" 32
+eq "default log_cpu" "$(cat $D/log_cpu)" -1
+mode() { ls -l $D/$1 | cut -c1-10; }
+eq "inject mode" "$(mode inject)" "--w-------"
+eq "stats mode" "$(mode stats)" "-r--r--r--"
+eq "backend mode" "$(mode backend)" "-rw-r--r--"
+if cat $D/inject >/dev/null 2>/tmp/err; then bad "reading inject succeeded"
+elif grep -q 'Invalid argument' /tmp/err; then ok "reading inject: EINVAL"
+else bad "reading inject: $(cat /tmp/err)"; fi
+for f in version backend decay_ms hz stats log_cpu; do
+	if [ "$(tail -c1 $D/$f | od -An -c | tr -d ' ')" = '\n' ]; then ok "$f ends with a newline"
+	else bad "$f does not end with a newline"; fi
+done
+
+# ---- stats format ------------------------------------------------------------
+cat $D/stats >/tmp/stats
+eq "stats key version" "$(sed -n 1p /tmp/stats)" "version 1"
+if sed -n 2p /tmp/stats | grep -Eq '^time_ns [0-9]+$'; then ok "stats key time_ns"; else bad "stats time_ns: $(sed -n 2p /tmp/stats)"; fi
+eq "stats key backend" "$(sed -n 3p /tmp/stats)" "backend pelt"
+eq "stats key decay_ms" "$(sed -n 4p /tmp/stats)" "decay_ms 32"
+eq "stats key hz" "$(sed -n 5p /tmp/stats)" "hz 250"
+eq "stats key nr_cpus" "$(sed -n 6p /tmp/stats)" "nr_cpus 4"
+eq "stats header" "$(sed -n 7p /tmp/stats)" "cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity"
+eq "stats cpu lines" "$(awk 'NR > 7' /tmp/stats | wc -l)" 4
+eq "stats cpu column" "$(awk 'NR > 7 { printf "%s,", $1 }' /tmp/stats)" "0,1,2,3,"
+if awk 'NR > 7 && (NF != 9 || $2 != 1 || $3 != $1 || $4 != 1024 || $5 !~ /^[0-9]+$/ || $5 == 0 || $6 != $5 || $7 != 0 || $8 != 0 || $9 < 1 || $9 > 1024) { exit 1 }' /tmp/stats
+then ok "stats uncapped cpu lines"; else bad "stats uncapped cpu lines: $(awk 'NR > 7' /tmp/stats | tr '\n' ';')"; fi
+max=$(stat_field 0 5)
+info "max_freq_khz (cpu_khz) $max"
+t1=$(sed -n 's/^time_ns //p' /tmp/stats)
+sleep 0.1
+t2=$(sed -n 's/^time_ns //p' $D/stats)
+if [ "$t2" -gt "$t1" ]; then ok "stats time_ns advances"; else bad "stats time_ns: $t1 then $t2"; fi
+# small reads of one open continue one snapshot
+dd if=$D/stats bs=5 2>/dev/null >/tmp/stats5
+if [ "$(awk 'NR > 7' /tmp/stats5 | wc -l)" = 4 ] && [ "$(sed -n 7p /tmp/stats5)" = "$(sed -n 7p /tmp/stats)" ]
+then ok "stats read in 5-byte pieces"; else bad "stats read in 5-byte pieces"; fi
+
+# ---- backend and decay_ms ------------------------------------------------------
+echo decay >$D/backend
+eq "switch to decay" "$(cat $D/backend)" "instant pelt [decay]"
+eq "decay default 250" "$(cat $D/decay_ms)" 250
+echo 125 >$D/decay_ms
+eq "decay 125" "$(cat $D/decay_ms)" 125
+printf 10000 >$D/decay_ms
+eq "decay 10000 without newline" "$(cat $D/decay_ms)" 10000
+echo 1 >$D/decay_ms
+eq "decay 1" "$(cat $D/decay_ms)" 1
+echo 125 >$D/decay_ms
+echo pelt >$D/backend
+eq "switch to pelt" "$(cat $D/backend)" "instant [pelt] decay"
+for pair in 1:32 32:32 47:32 48:32 49:64 64:64 96:64 97:128 100:128 200:256 3000:2048 20000:16384 24576:16384 24577:32768 32768:32768 33:32; do
+	w=${pair%:*} want=${pair#*:}
+	echo $w >$D/decay_ms
+	eq "pelt decay_ms $w -> $want" "$(cat $D/decay_ms)" $want
+done
+echo decay >$D/backend
+eq "decay keeps its own period" "$(cat $D/decay_ms)" 125
+echo pelt >$D/backend
+eq "pelt keeps its own period" "$(cat $D/decay_ms)" 32
+echo instant >$D/backend
+eq "switch to instant" "$(cat $D/backend)" "[instant] pelt decay"
+eq "instant decay_ms" "$(cat $D/decay_ms)" 0
+echo pelt >$D/backend
+
+# ---- reset rules, seen through the log -------------------------------------------
+echo 1 >$D/log_cpu
+eq "log_cpu 1" "$(cat $D/log_cpu)" 1
+if head -1 $D/log | grep -Eq '^reset [0-9]+ pelt 32$'; then ok "log starts with a reset"
+else bad "log first line: $(head -1 $D/log)"; fi
+sleep 0.2
+if grep -Eq '^update [0-9]+ 0 0$' $D/log; then ok "log has tick updates"; else bad "log has no tick updates: $(head -3 $D/log | tr '\n' ';')"; fi
+echo pelt >$D/backend
+echo 32 >$D/decay_ms
+echo 40 >$D/decay_ms
+eq "same backend, same decay in force: no reset" "$(grep -c '^reset' $D/log)" 1
+echo 64 >$D/decay_ms
+eq "decay change resets" "$(grep -c '^reset' $D/log)" 2
+if grep '^reset' $D/log | tail -1 | grep -q ' pelt 64$'; then ok "reset line names pelt 64"; else bad "reset line: $(grep '^reset' $D/log | tail -1)"; fi
+echo 32 >$D/decay_ms
+echo decay >$D/backend
+eq "backend switch resets" "$(grep -c '^reset' $D/log)" 4
+echo pelt >$D/backend
+
+# ---- bad writes: EINVAL and nothing changes ------------------------------------
+badw "backend unknown" backend foo
+badw "backend upper case" backend PELT
+badw "backend empty" backend ""
+badw "backend two names" backend "pelt decay"
+badw "backend leading space" backend " pelt"
+badw "backend trailing space" backend "pelt "
+badw "backend two newlines" backend pelt '%s\n\n'
+badw "pelt decay 0" decay_ms 0
+badw "pelt decay 32769" decay_ms 32769
+badw "pelt decay not a number" decay_ms abc
+badw "pelt decay negative" decay_ms -32
+badw "pelt decay plus sign" decay_ms +32
+badw "pelt decay trailing space" decay_ms "32 "
+badw "pelt decay two newlines" decay_ms 32 '%s\n\n'
+badw "pelt decay huge" decay_ms 99999999999999999999999
+badw "pelt decay empty" decay_ms ""
+echo decay >$D/backend
+badw "decay 0" decay_ms 0
+badw "decay 10001" decay_ms 10001
+badw "decay 1e3" decay_ms 1e3
+echo instant >$D/backend
+badw "instant decay 32" decay_ms 32
+badw "instant decay 0" decay_ms 0
+echo pelt >$D/backend
+badw "inject no frequency" inject "0-1"
+badw "inject two spaces" inject "0-1  1000"
+badw "inject cpu not possible" inject "4 1000"
+badw "inject cpu far away" inject "99 1000"
+badw "inject frequency 0" inject "0-1 0"
+badw "inject frequency above max" inject "0-1 $((max + 1))"
+badw "inject malformed list" inject "x 1000"
+badw "inject malformed range" inject "3-1 1000"
+badw "inject empty list" inject " 1000"
+badw "inject negative" inject "0 -5"
+badw "inject frequency word" inject "0 abc"
+badw "inject clear extra" inject "0 clear now"
+badw "inject trailing space" inject "0 1000 "
+badw "inject partly bad list" inject "1,7 1000"
+badw "log_cpu not possible" log_cpu 4
+badw "log_cpu -2" log_cpu -2
+badw "log_cpu word" log_cpu one
+badw "log_cpu empty" log_cpu ""
+badw "write version" version 2
+badw "write hz" hz 100
+badw "write stats" stats 1
+badw "write log" log 1
+before=$(state)
+if printf pelt | dd of=$D/backend bs=4 seek=1 conv=notrunc 2>/tmp/err; then bad "write at offset 4 succeeded"
+elif grep -q 'Invalid argument' /tmp/err && [ "$before" = "$(state)" ]; then ok "write at offset 4: EINVAL"
+else bad "write at offset 4: $(cat /tmp/err)"; fi
+if head -c 5000 /dev/zero | tr '\0' 1 >$D/decay_ms 2>/tmp/err; then bad "5000-byte write succeeded"
+elif grep -q 'Invalid argument' /tmp/err && [ "$before" = "$(state)" ]; then ok "5000-byte write: EINVAL"
+else bad "5000-byte write: $(cat /tmp/err)"; fi
+
+# ---- inject and clear ------------------------------------------------------------
+echo instant >$D/backend
+cap=$((max / 5))
+echo "2-3 $cap" >$D/inject
+p=$((1024 - 1024 * cap / max))
+eq "inject capped_freq cpu2" "$(stat_field 2 6)" $cap
+eq "inject capped_freq cpu3" "$(stat_field 3 6)" $cap
+eq "inject pressure cpu2 (mult_frac)" "$(stat_field 2 7)" $p
+eq "inject instant avg at once cpu3" "$(stat_field 3 8)" $p
+eq "inject leaves cpu1 alone" "$(stat_field 1 7)" 0
+sleep 0.5
+c=$(stat_field 2 9)
+if [ "$c" -le $((1024 - p)) ] && [ "$c" -ge 1 ]; then ok "capacity follows the pressure ($c)"; else bad "capacity of capped cpu2: $c, want <= $((1024 - p))"; fi
+echo "3 clear" >$D/inject
+eq "clear pressure cpu3" "$(stat_field 3 7)" 0
+eq "clear capped_freq cpu3" "$(stat_field 3 6)" $max
+eq "clear leaves cpu2" "$(stat_field 2 7)" $p
+echo "2 $max" >$D/inject
+eq "inject max is clear" "$(stat_field 2 7):$(stat_field 2 6)" "0:$max"
+echo "0,2-3 $((max / 2))" >$D/inject
+eq "inject list 0,2-3" "$(stat_field 0 6):$(stat_field 1 6):$(stat_field 2 6):$(stat_field 3 6)" "$((max / 2)):$max:$((max / 2)):$((max / 2))"
+echo "0-3 clear" >$D/inject
+eq "clear all" "$(awk 'NR > 7 { s += $7 } END { print s }' $D/stats)" 0
+echo "1 $((max / 2))" >$D/inject
+echo pelt >$D/backend
+sleep 0.4
+a=$(stat_field 1 8)
+if [ "$a" -gt 400 ] && [ "$a" -le 512 ]; then ok "pelt avg builds up ($a after 400 ms at 512)"; else bad "pelt avg after 400 ms at 512: $a"; fi
+echo "1 clear" >$D/inject
+echo "-1" >$D/log_cpu
+eq "log_cpu -1" "$(cat $D/log_cpu)" -1
+n1=$(wc -l <$D/log)
+sleep 0.1
+n2=$(wc -l <$D/log)
+if [ "$n1" = "$n2" ] && [ "$n1" -gt 1 ]; then ok "stopped log stays readable ($n1 lines)"; else bad "stopped log: $n1 then $n2 lines"; fi
+
+# ---- bit-exactness logs -------------------------------------------------------------
+# For each setting: log cpu 1 while its cap changes, then copy the log out.
+capseq() {
+	for f in $((max / 2)) $((max / 5)) clear $((max * 4 / 5)) $((max / 3)) clear; do
+		echo "1 $f" >$D/inject
+		sleep 0.3
+	done
+}
+for s in instant:0 pelt:32 pelt:128 decay:125 decay:500; do
+	b=${s%:*} ms=${s#*:}
+	echo $b >$D/backend
+	[ "$ms" != 0 ] && echo $ms >$D/decay_ms
+	echo 1 >$D/log_cpu
+	capseq
+	echo "-1" >$D/log_cpu
+	n=$(grep -c '^update' $D/log)
+	if [ "$n" -gt 100 ]; then ok "log $b $ms has $n updates"; else bad "log $b $ms has $n updates"; fi
+	echo "TPLOG BEGIN $b-$ms"
+	cat $D/log
+	echo "TPLOG END $b-$ms"
+done
+echo pelt >$D/backend
+echo 32 >$D/decay_ms
+
+# ---- thermpress, if it is there -------------------------------------------------------
+if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
+	info "thermpress $(head -1 /tmp/tpv)"
+	tpc() {
+		name=$1
+		shift
+		if thermpress "$@" >/tmp/tpo 2>&1; then ok "thermpress $name"
+		else bad "thermpress $name: $* exited $?: $(head -3 /tmp/tpo | tr '\n' ' ')"; fi
+	}
+	tpc show show
+	head -12 /tmp/tpo
+	tpc "cap set 2-3 50%" cap set 2-3 50%
+	eq "thermpress cap reaches the kernel" "$(stat_field 2 6):$(stat_field 3 6):$(stat_field 1 6)" "$((max / 2)):$((max / 2)):$max"
+	tpc "show --json" show --json
+	if head -c1 /tmp/tpo | grep -q '[{[]'; then ok "thermpress show --json is json"; else bad "thermpress show --json: $(head -c 80 /tmp/tpo)"; fi
+	tpc "show status" show status
+	tpc "cap clear all" cap clear all
+	eq "thermpress cap clear reaches the kernel" "$(awk 'NR > 7 { s += $7 } END { print s }' $D/stats)" 0
+	tpc "backend set decay decay 125" backend set decay decay 125
+	eq "thermpress backend set" "$(cat $D/backend):$(cat $D/decay_ms)" "instant pelt [decay]:125"
+	tpc "decay set 500" decay set 500
+	eq "thermpress decay set" "$(cat $D/decay_ms)" 500
+	tpc "backend set pelt" backend set pelt
+	tpc "decay set 100 (pelt rounds)" decay set 100
+	eq "thermpress pelt decay" "$(cat $D/decay_ms)" 128
+	tpc "decay set 32" decay set 32
+	if thermpress backend set nosuch >/tmp/tpo 2>&1; then bad "thermpress backend set nosuch succeeded"
+	else ok "thermpress backend set nosuch fails"; fi
+	tpc "show backends" show backends
+elif [ -x /usr/bin/thermpress ]; then
+	skip "thermpress: present but does not run: $(head -2 /tmp/tpv | tr '\n' ' ')"
+else
+	skip "thermpress: not in the initramfs"
+fi
+
+# ---- the effect: the load balancer avoids capped CPUs --------------------------------
+# 6 CPU-bound tasks on 4 CPUs; count where they run, sampled from /proc/PID/stat
+# field 39, without a cap and with CPUs 2-3 capped to 20% under each backend.
+placement() {
+	label=$1
+	pids=""
+	for i in 1 2 3 4 5 6; do
+		sh -c 'while :; do :; done' &
+		pids="$pids $!"
+	done
+	sleep 2
+	c0=0 c1=0 c2=0 c3=0
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		for pid in $pids; do
+			read -r l </proc/$pid/stat
+			set -- $l
+			shift 38
+			eval "c$1=\$((c$1 + 1))"
+		done
+		sleep 0.25
+	done
+	kill $pids
+	wait 2>/dev/null
+	tot=$((c0 + c1 + c2 + c3))
+	share=$(( (c2 + c3) * 100 / tot ))
+	caps="$(stat_field 0 9)/$(stat_field 1 9)/$(stat_field 2 9)/$(stat_field 3 9)"
+	echo "TPT: placement $label: task samples cpu0=$c0 cpu1=$c1 cpu2=$c2 cpu3=$c3, on cpus 2-3: $share% (capacity now $caps)"
+	eval "share_$2=$share"
+}
+if [ "${TPTEST_QUICK:-0}" = 1 ]; then
+	skip "placement: --quick"
+else
+	echo "0-3 clear" >$D/inject
+	echo pelt >$D/backend
+	placement "no cap" none
+	for b in instant pelt decay; do
+		echo $b >$D/backend
+		echo "2-3 $((max / 5))" >$D/inject
+		sleep 1
+		placement "$b, cpus 2-3 at 20%" $b
+		echo "2-3 clear" >$D/inject
+	done
+	for b in instant pelt decay; do
+		eval "s=\$share_$b"
+		if [ "$s" -lt "$share_none" ]; then ok "placement $b: $s% on capped cpus < $share_none% uncapped"
+		else bad "placement $b: $s% on capped cpus, not below $share_none% uncapped"; fi
+	done
+	echo pelt >$D/backend
+fi
+
+echo "TPT: DONE pass=$pass fail=$fail"
+[ $fail = 0 ]

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Replay a thermal pressure update log taken in the patched kernel
+ * (/sys/kernel/debug/sched/thermal_pressure/log, docs/abi.md) and check that
+ * every AVG_PRESSURE comes out identical:
+ *
+ *  - through the thermpress backend plugins, loaded with the library's plugin
+ *    loader (tp_plugins_load, tp_avg_*), when built with -DTP_WITH_LIBRARY;
+ *  - always through the reference implementation of GUIDE section 2 below.
+ *
+ * usage: tp-replay [--plugins DIR] LOG...
+ * Exit status: 0 every update matched, 1 a mismatch, 2 a bad log or setup.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef TP_WITH_LIBRARY
+#include <thermpress/thermpress.h>
+#endif
+
+/* ---- reference: GUIDE section 2 -------------------------------------------- */
+
+#define LOAD_AVG_PERIOD 32
+#define LOAD_AVG_MAX 47742
+
+static const uint32_t runnable_avg_yN_inv[] = {
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
+	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
+	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
+	0x85aac367, 0x82cd8698,
+};
+
+static uint64_t decay_load(uint64_t val, uint64_t n)
+{
+	if (n > LOAD_AVG_PERIOD * 63)
+		return 0;
+	if (n >= LOAD_AVG_PERIOD) {
+		val >>= n / LOAD_AVG_PERIOD;
+		n %= LOAD_AVG_PERIOD;
+	}
+	return (uint64_t)(((unsigned __int128)val * runnable_avg_yN_inv[n]) >> 32);
+}
+
+static uint32_t segments(uint64_t periods, uint32_t d1, uint32_t d3)
+{
+	uint32_t c1, c2, c3 = d3;
+
+	c1 = (uint32_t)decay_load((uint64_t)d1, periods);
+	c2 = LOAD_AVG_MAX - (uint32_t)decay_load(LOAD_AVG_MAX, periods) - 1024;
+	return c1 + c2 + c3;
+}
+
+enum { B_INSTANT, B_PELT, B_DECAY };
+
+struct ref {
+	int backend;
+	unsigned int shift;
+	uint64_t period;
+	/* pelt */
+	uint64_t last, load_sum, load_avg;
+	uint32_t period_contrib;
+	/* decay */
+	bool started;
+	uint64_t old, acc, win_start, dlast, raw;
+};
+
+static int ref_reset(struct ref *r, const char *backend, uint64_t decay_ms, uint64_t now)
+{
+	memset(r, 0, sizeof(*r));
+	if (!strcmp(backend, "instant")) {
+		r->backend = B_INSTANT;
+		return decay_ms == 0 ? 0 : -1;
+	}
+	if (!strcmp(backend, "pelt")) {
+		r->backend = B_PELT;
+		for (r->shift = 0; r->shift <= 10; r->shift++)
+			if ((32ull << r->shift) == decay_ms)
+				break;
+		if (r->shift > 10)
+			return -1;
+		r->last = now >> r->shift;
+		return 0;
+	}
+	if (!strcmp(backend, "decay")) {
+		r->backend = B_DECAY;
+		if (decay_ms < 1 || decay_ms > 10000)
+			return -1;
+		r->period = decay_ms * 1000000ull;
+		return 0;
+	}
+	return -1;
+}
+
+static uint64_t ref_pelt(struct ref *r, uint64_t now, uint64_t p)
+{
+	uint64_t delta, periods;
+	uint32_t contrib;
+
+	now >>= r->shift;
+	delta = now - r->last;
+	if ((int64_t)delta < 0) {
+		r->last = now;
+		return r->load_avg;
+	}
+	delta >>= 10;
+	if (!delta)
+		return r->load_avg;
+	r->last += delta << 10;
+
+	contrib = (uint32_t)delta;
+	delta += r->period_contrib;
+	periods = delta / 1024;
+	if (periods) {
+		r->load_sum = decay_load(r->load_sum, periods);
+		delta %= 1024;
+		if (p)
+			contrib = segments(periods, 1024 - r->period_contrib, (uint32_t)delta);
+	}
+	r->period_contrib = (uint32_t)delta;
+	if (p)
+		r->load_sum += p * contrib;
+	if (periods)
+		r->load_avg = r->load_sum / (LOAD_AVG_MAX - 1024 + r->period_contrib);
+	return r->load_avg;
+}
+
+static void ref_advance(struct ref *r, uint64_t t)
+{
+	r->acc += r->raw * (t - r->dlast);
+	r->dlast = t;
+}
+
+static uint64_t ref_decay(struct ref *r, uint64_t now, uint64_t p)
+{
+	uint64_t d = r->period;
+
+	if (!r->started) {
+		r->started = true;
+		r->win_start = r->dlast = now;
+		r->old = r->acc = r->raw = 0;
+	}
+	/* one window at a time, no shortcut: the definition itself */
+	while (now >= r->win_start + d) {
+		ref_advance(r, r->win_start + d);
+		r->old = (r->old * d + r->acc) / (2 * d);
+		r->acc = 0;
+		r->win_start += d;
+	}
+	ref_advance(r, now);
+	r->raw = p;
+	return (r->old * d + r->acc) / (d + (now - r->win_start));
+}
+
+static uint64_t ref_update(struct ref *r, uint64_t now, uint64_t p)
+{
+	switch (r->backend) {
+	case B_PELT:
+		return ref_pelt(r, now, p);
+	case B_DECAY:
+		return ref_decay(r, now, p);
+	default:
+		return p;
+	}
+}
+
+/* ---- replay --------------------------------------------------------------- */
+
+#ifdef TP_WITH_LIBRARY
+static struct tp_plugin_set *plugins;
+#endif
+
+static int replay(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], backend[32] = "", first_backend[32] = "";
+	unsigned long long n_upd = 0, n_reset = 0, ref_bad = 0, lib_bad = 0;
+	unsigned long long decay_ms = 0;
+	bool have_state = false, overflow = false;
+	struct ref ref;
+	unsigned long lineno = 0;
+#ifdef TP_WITH_LIBRARY
+	struct tp_avg avg = { 0 };
+	bool have_avg = false;
+	struct tp_error err;
+#endif
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, "tp-replay: cannot open %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long t, p, a;
+		char name[32];
+
+		lineno++;
+		if (sscanf(line, "reset %llu %31s %llu", &t, name, &decay_ms) == 3) {
+			n_reset++;
+			snprintf(backend, sizeof(backend), "%s", name);
+			if (!first_backend[0])
+				snprintf(first_backend, sizeof(first_backend), "%s", name);
+			if (ref_reset(&ref, name, decay_ms, t)) {
+				fprintf(stderr, "%s:%lu: bad reset line: %s", path, lineno, line);
+				ret = 2;
+				break;
+			}
+			have_state = true;
+#ifdef TP_WITH_LIBRARY
+			{
+				const struct tp_backend_ops *ops = tp_plugins_find(plugins, name);
+
+				if (have_avg)
+					tp_avg_fini(&avg);
+				have_avg = false;
+				if (!ops) {
+					fprintf(stderr, "%s:%lu: no plugin for backend %s\n", path,
+						lineno, name);
+					ret = 2;
+					break;
+				}
+				/* instant has no parameter: 0 is its only value */
+				if (tp_avg_init(&avg, ops, (uint32_t)decay_ms, t, &err)) {
+					fprintf(stderr, "%s:%lu: plugin %s refused decay %llu: %s\n",
+						path, lineno, name, decay_ms, err.msg);
+					ret = 2;
+					break;
+				}
+				if (avg.decay_ms != decay_ms) {
+					fprintf(stderr, "%s:%lu: plugin %s puts decay %u in force, kernel %llu\n",
+						path, lineno, name, avg.decay_ms, decay_ms);
+					ret = 2;
+					break;
+				}
+				have_avg = true;
+			}
+#endif
+		} else if (sscanf(line, "update %llu %llu %llu", &t, &p, &a) == 3) {
+			uint64_t r;
+
+			if (!have_state) {
+				fprintf(stderr, "%s:%lu: update before the first reset\n", path, lineno);
+				ret = 2;
+				break;
+			}
+			n_upd++;
+			r = ref_update(&ref, t, p);
+			if (r != a && ref_bad++ < 5)
+				fprintf(stderr, "%s:%lu: reference gives %" PRIu64 ", kernel %llu\n",
+					path, lineno, r, a);
+#ifdef TP_WITH_LIBRARY
+			r = tp_avg_update(&avg, t, p);
+			if (r != a && lib_bad++ < 5)
+				fprintf(stderr, "%s:%lu: plugin %s gives %" PRIu64 ", kernel %llu\n",
+					path, lineno, backend, r, a);
+#endif
+		} else if (!strcmp(line, "overflow\n")) {
+			overflow = true;
+		} else if (line[0] != '\n') {
+			fprintf(stderr, "%s:%lu: unknown line: %s", path, lineno, line);
+			ret = 2;
+			break;
+		}
+	}
+	fclose(f);
+#ifdef TP_WITH_LIBRARY
+	if (have_avg)
+		tp_avg_fini(&avg);
+#endif
+	if (!ret && (n_upd == 0 || n_reset == 0)) {
+		fprintf(stderr, "%s: no updates to replay\n", path);
+		ret = 2;
+	}
+	if (!ret && (ref_bad || lib_bad))
+		ret = 1;
+	printf("  %s replay %s: %s %llu: %llu updates, %llu resets%s: reference %s, plugins %s\n",
+	       ret ? "FAIL" : "ok", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+	       first_backend, decay_ms, n_upd, n_reset, overflow ? " (overflow)" : "",
+	       ref_bad ? "MISMATCH" : "identical",
+#ifdef TP_WITH_LIBRARY
+	       lib_bad ? "MISMATCH" : "identical"
+#else
+	       "not built"
+#endif
+	       );
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL;
+	int i = 1, ret = 0;
+
+	if (argc > 2 && !strcmp(argv[1], "--plugins")) {
+		dir = argv[2];
+		i = 3;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: tp-replay [--plugins DIR] LOG...\n");
+		return 2;
+	}
+#ifdef TP_WITH_LIBRARY
+	{
+		struct tp_error err;
+
+		if (tp_plugins_load(dir, &plugins, &err)) {
+			fprintf(stderr, "tp-replay: cannot load the plugins: %s\n", err.msg);
+			return 2;
+		}
+	}
+#else
+	(void)dir;
+#endif
+	for (; i < argc; i++) {
+		int r = replay(argv[i]);
+
+		if (r > ret)
+			ret = r;
+	}
+#ifdef TP_WITH_LIBRARY
+	tp_plugins_free(plugins);
+#endif
+	return ret;
+}
