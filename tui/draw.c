@@ -153,12 +153,17 @@ static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct 
 	cv_printf(cv, y, 1, sel ? R_SELECTED : R_NORMAL, "%4d", c->cpu);
 	if (off)
 		cv_printf(cv, y, 6, R_DIM, "%-*s", l->bar_w, "offline");
+	else if (c->capacity < 0 || c->max_capacity < 0)
+		cv_printf(cv, y, 6, R_DIM, "%-*s", l->bar_w, "capacity unknown");
 	else
 		draw_bar(cv, y, 6, l->bar_w, c);
 	fmt_val(cap, sizeof(cap), off ? TP_NONE : c->capacity);
 	fmt_mhz(capped, sizeof(capped), c->capped_freq_khz);
 	fmt_mhz(max, sizeof(max), c->max_freq_khz);
-	snprintf(mhz, sizeof(mhz), "%s/%s", capped, max);
+	if (c->capped_freq_khz < 0 && c->max_freq_khz < 0)
+		snprintf(mhz, sizeof(mhz), "-");
+	else
+		snprintf(mhz, sizeof(mhz), "%s/%s", capped, max);
 	fmt_val(pres, sizeof(pres), c->pressure);
 	fmt_val(avg, sizeof(avg), c->avg_pressure);
 	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, " %5s %13s %5s %5s", cap, mhz, pres, avg);
@@ -174,6 +179,8 @@ static void draw_cell(struct canvas *cv, const struct model *m, const struct lay
 	cv_printf(cv, y, x, sel ? R_SELECTED : R_NORMAL, "%*d", l->cell_digits, c->cpu);
 	if (c->online == 0)
 		cv_printf(cv, y, x + l->cell_digits + 1, R_DIM, "%-*s", l->bar_w, "off");
+	else if (c->capacity < 0 || c->max_capacity < 0)
+		cv_printf(cv, y, x + l->cell_digits + 1, R_DIM, "%-*s", l->bar_w, "?");
 	else
 		draw_bar(cv, y, x + l->cell_digits + 1, l->bar_w, c);
 }

@@ -136,6 +136,21 @@ t send-keys q
 check "q exits with 0" wait_for "EXITED=0" 5
 check "terminal sane after q" sane_terminal
 
+# ---- an interface that vanishes and comes back
+cp -r "$(dirname "$0")/fixture" "$TMPD/fx"
+t send-keys clear Enter
+run_top --root "$TMPD/fx" top --interval 100ms
+check "patched tree shown" wait_for "patched kernel at $TMPD/fx" 10
+check "offline cpu shown" bash -c "[[ \"\$1\" =~ offline ]]" _ "$(row 1)"
+mv "$TMPD/fx/sys" "$TMPD/fx/gone"
+check "vanished: message" wait_for "retrying every 100 ms" 5
+check "vanished: names the file" grep -q "cannot open .*stats" "$TMPD/last"
+mv "$TMPD/fx/gone" "$TMPD/fx/sys"
+check "came back: message gone" wait_gone "retrying every" 5
+check "came back: rows again" bash -c "[[ \"\$1\" =~ 777\ +1181/2362 ]]" _ "$(row 2)"
+t send-keys q
+check "q after the fixture" wait_for "EXITED=0" 5
+
 # ---- C-c (SIGINT)
 run_top --sim top
 wait_for "clock 1" 10 >/dev/null

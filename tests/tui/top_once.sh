@@ -39,6 +39,9 @@ same "hikey960 capped from a script, ASCII" "$EXP/hikey960-capped-ascii.txt" \
 same "db410c --cpus 1-3, UTF-8, 80 columns" "$EXP/db410c-utf8-80.txt" \
 	env LC_ALL=C.UTF-8 COLUMNS=80 "$TP" --sim=db410c --virtual-clock top --once --cpus 1-3
 
+same "patched tree: offline cpu, unknown values, ASCII" "$EXP/fixture-offline-ascii.txt" \
+	bash -c 'cd "$1" && LC_ALL=C COLUMNS=100 "$2" --root fixture top --once' _ "$DIR" "$TP"
+
 env LC_ALL=C.UTF-8 NO_COLOR=1 "$TP" --sim top --once --cpus big >"$TMPD/big" 2>&1
 check "--cpus big: only cpus 4-7" bash -c "grep -qE '^ +4 ' '$TMPD/big' && ! grep -qE '^ +[0-3] ' '$TMPD/big' && ! grep -q little '$TMPD/big'"
 check "no escape sequences in --once" bash -c "! grep -q $'\\e' '$TMPD/big'"
