@@ -2,6 +2,10 @@
 /* The one command table: every entry once, in the order help lists them. */
 #include "commands.h"
 
+/* The experiment commands (cmd_record.c, cmd_replay.c, cmd_play.c, cmd_bench.c). */
+extern const struct cmd_entry cmd_record_entry, cmd_replay_entry, cmd_cap_play_entry,
+	cmd_bench_entry;
+
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_show_cpu_entry,
@@ -9,10 +13,14 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_status_entry,
 	&cmd_cap_set_entry,
 	&cmd_cap_clear_entry,
+	&cmd_cap_play_entry,
 	&cmd_backend_set_entry,
 	&cmd_decay_set_entry,
 	&cmd_sim_advance_entry,
 	&cmd_sim_serve_entry,
+	&cmd_record_entry,
+	&cmd_replay_entry,
+	&cmd_bench_entry,
 	&cmd_shell_entry,
 	&cmd_version_entry,
 	&cmd_help_entry,

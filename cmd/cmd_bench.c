@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/* bench: run a workload under each backend and decay period (docs/experiments.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <thermpress/experiment.h>
+
+#include "exp_util.h"
+
+extern char **environ;
+
+#define USAGE "bench [--backends LIST] [--decay LIST] [--runs N] [--profile PROFILE] " \
+	      "[--json] -- COMMAND ..."
+#define MAX_CONFIGS TP_REPLAY_MAX_BACKENDS
+#define MAX_RUNS 1000
+
+struct player {
+	struct tp_source *src;
+	const struct tp_profile *prof;
+	volatile int stop;
+	int rc;
+	struct tp_error err;
+	pthread_t thread;
+};
+
+static void *play_thread(void *arg)
+{
+	struct player *p = arg;
+	/* in real time even on a virtual clock: the workload runs in real time */
+	struct tp_play_options o = { .stop = &p->stop };
+
+	p->rc = tp_profile_play(p->src, p->prof, &o, &p->err);
+	return NULL;
+}
+
+/* Newton's square root: no libm for one call. */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1;
+
+	if (x <= 0)
+		return 0;
+	for (int i = 0; i < 200; i++)
+		r = (r + x / r) / 2;
+	return r;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Run the workload once, its standard output to /dev/null; seconds, or < 0 (status). */
+static int run_once(struct cmd_ctx *ctx, char **command, double *secs)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int ws = 0, rc;
+	uint64_t t0;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	t0 = mono_ns();
+	rc = posix_spawnp(&pid, command[0], &fa, NULL, command, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot run %s: %s", command[0],
+				 strerror(rc));
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	*secs = (double)(mono_ns() - t0) / 1e9;
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+		return 0;
+	if (WIFEXITED(ws))
+		return cmd_error(ctx, EXIT_RUNTIME, "bench: %s exited with status %d", command[0],
+				 WEXITSTATUS(ws));
+	return cmd_error(ctx, EXIT_RUNTIME, "bench: %s was killed by signal %d", command[0],
+			 WTERMSIG(ws));
+}
+
+/* The configurations: each backend crossed with the decay list where it has a period. */
+static int build_configs(struct cmd_ctx *ctx, const char *backends, const char *decays,
+			 struct tp_replay_backend *cfg, size_t *n)
+{
+	char expanded[1024] = "", blist[512], dlist[256], *s1 = NULL, *s2 = NULL, *tok, *d;
+	struct tp_error err = { 0 };
+	const struct tp_plugin_set *plugins = tp_source_plugins(ctx->src);
+	struct tp_replay_backend tmp[MAX_CONFIGS * 4];
+	size_t nt = 0;
+	int rc;
+
+	if (strlen(backends) >= sizeof(blist) || strlen(decays) >= sizeof(dlist))
+		return cmd_error(ctx, EXIT_USAGE, "bench: --backends or --decay is too long");
+	snprintf(blist, sizeof(blist), "%s", backends);
+	for (tok = strtok_r(blist, ",", &s1); tok; tok = strtok_r(NULL, ",", &s1)) {
+		const struct tp_backend_ops *ops = tp_plugins_find(plugins, tok);
+		size_t l = strlen(expanded);
+
+		if (strchr(tok, ':') || !ops || !ops->decay_max_ms) {
+			snprintf(expanded + l, sizeof(expanded) - l, "%s%s", l ? "," : "", tok);
+			continue;
+		}
+		snprintf(dlist, sizeof(dlist), "%s", decays);
+		for (d = strtok_r(dlist, ",", &s2); d; d = strtok_r(NULL, ",", &s2)) {
+			l = strlen(expanded);
+			snprintf(expanded + l, sizeof(expanded) - l, "%s%s:%s", l ? "," : "", tok, d);
+		}
+	}
+	rc = tp_replay_parse_backends(expanded, plugins, tmp, MAX_CONFIGS * 4, &nt, &err);
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, &err);
+	*n = 0;
+	for (size_t i = 0; i < nt; i++) {	/* pelt:125 and pelt:128 are one configuration */
+		bool dup = false;
+
+		for (size_t j = 0; j < *n; j++)
+			dup |= !strcmp(cfg[j].label, tmp[i].label);
+		if (dup)
+			continue;
+		if (*n == MAX_CONFIGS)
+			return cmd_error(ctx, EXIT_USAGE, "bench: too many configurations (at most %d)",
+					 MAX_CONFIGS);
+		cfg[(*n)++] = tmp[i];
+	}
+	return 0;
+}
+
+static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const char *backends = "instant,pelt,decay", *decays = "125,250,500", *profile = NULL, *v;
+	struct tp_replay_backend cfg[MAX_CONFIGS];
+	struct tp_backend_info info[TP_MAX_BACKENDS];
+	struct tp_profile prof = { 0 };
+	struct tp_error err = { 0 };
+	char **command = NULL, orig[TP_NAME_MAX] = "";
+	double *times = NULL, mean[MAX_CONFIGS], sd[MAX_CONFIGS];
+	size_t ncfg = 0, ninfo = 0, done_cfg = 0;
+	long runs = 10;
+	int64_t orig_decay = 0;
+	int status = 0, rc;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			command = i + 1 < argc ? argv + i + 1 : NULL;
+			break;
+		} else if (exp_is_option(a, "--backends")) {
+			if (!(backends = exp_option_value(ctx, "bench", argc, argv, &i, "--backends",
+							  &status)))
+				return status;
+		} else if (exp_is_option(a, "--decay")) {
+			if (!(decays = exp_option_value(ctx, "bench", argc, argv, &i, "--decay",
+							&status)))
+				return status;
+		} else if (exp_is_option(a, "--runs")) {
+			char *end;
+
+			if (!(v = exp_option_value(ctx, "bench", argc, argv, &i, "--runs", &status)))
+				return status;
+			errno = 0;
+			runs = strtol(v, &end, 10);
+			if (errno || *end || end == v || runs < 1 || runs > MAX_RUNS)
+				return cmd_error(ctx, EXIT_USAGE, "bench: invalid number of runs '%s' "
+						 "(1..%d)", v, MAX_RUNS);
+		} else if (exp_is_option(a, "--profile")) {
+			if (!(profile = exp_option_value(ctx, "bench", argc, argv, &i, "--profile",
+							 &status)))
+				return status;
+		} else {
+			return cmd_error(ctx, EXIT_USAGE, "bench: unexpected argument '%s' (usage: %s)",
+					 a, USAGE);
+		}
+	}
+	if (!command)
+		return cmd_error(ctx, EXIT_USAGE, "bench: missing -- COMMAND (usage: %s)", USAGE);
+	if (!ctx_source(ctx))
+		return ctx->status;
+	if ((status = build_configs(ctx, backends, decays, cfg, &ncfg)))
+		return status;
+	if (profile && (status = exp_load_profile(ctx, profile, &prof)))
+		return status;
+	rc = tp_backend_list(ctx->src, info, TP_MAX_BACKENDS, &ninfo, &err);
+	if (rc < 0) {
+		status = cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
+		goto done;
+	}
+	for (size_t i = 0; i < ninfo; i++)
+		if (info[i].active) {
+			snprintf(orig, sizeof(orig), "%s", info[i].name);
+			orig_decay = info[i].decay_ms;
+		}
+	times = calloc((size_t)runs * ncfg, sizeof(*times));
+	if (!times) {
+		status = cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+		goto done;
+	}
+
+	exp_signals_install();
+	for (size_t c = 0; c < ncfg && !status && !exp_stop; c++) {
+		rc = tp_backend_set(ctx->src, cfg[c].ops->name,
+				    cfg[c].ops->decay_max_ms ? cfg[c].decay_ms : 0, &err);
+		if (rc < 0) {
+			status = cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
+			break;
+		}
+		for (long r = 0; r < runs && !status && !exp_stop; r++) {
+			struct player pl = { .src = ctx->src, .prof = &prof };
+			bool playing = false;
+
+			if (profile) {
+				if (pthread_create(&pl.thread, NULL, play_thread, &pl)) {
+					status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot start the "
+							   "profile player");
+					break;
+				}
+				playing = true;
+			}
+			status = run_once(ctx, command, &times[c * (size_t)runs + (size_t)r]);
+			if (playing) {
+				pl.stop = 1;
+				pthread_join(pl.thread, NULL);
+				if (pl.rc < 0 && !status)
+					status = cmd_error(ctx, EXIT_RUNTIME, "bench: cap profile: %s",
+							   pl.err.msg);
+			}
+		}
+		if (status || exp_stop)
+			break;
+		double sum = 0, sq = 0;
+		for (long r = 0; r < runs; r++)
+			sum += times[c * (size_t)runs + (size_t)r];
+		mean[c] = sum / (double)runs;
+		for (long r = 0; r < runs; r++) {
+			double dv = times[c * (size_t)runs + (size_t)r] - mean[c];
+			sq += dv * dv;
+		}
+		sd[c] = runs > 1 ? root(sq / (double)(runs - 1)) : 0;
+		done_cfg = c + 1;
+	}
+	exp_signals_restore();
+	/* the backend and decay in force before */
+	if (orig[0]) {
+		struct tp_error e2 = { 0 };
+
+		rc = tp_backend_set(ctx->src, orig, orig_decay > 0 ? (uint32_t)orig_decay : 0, &e2);
+		if (rc < 0 && !status)
+			status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot restore backend %s: %s",
+					   orig, e2.msg);
+	}
+	if (!status && exp_stop)
+		status = cmd_error(ctx, EXIT_RUNTIME, "bench: interrupted");
+	if (status)
+		goto done;
+
+	if (ctx->cmd_json) {
+		struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		struct json_object *cmdv = json_object_new_array();
+
+		json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
+		json_object_object_add(o, "source", json_object_new_string(
+					       tp_source_describe(ctx->src)));
+		for (char **w = command; *w; w++)
+			json_object_array_add(cmdv, json_object_new_string(*w));
+		json_object_object_add(o, "command", cmdv);
+		json_object_object_add(o, "runs", json_object_new_int64(runs));
+		json_object_object_add(o, "profile", profile ? json_object_new_string(profile) : NULL);
+		for (size_t c = 0; c < done_cfg; c++) {
+			struct json_object *j = json_object_new_object(), *t = json_object_new_array();
+
+			json_object_object_add(j, "backend", json_object_new_string(cfg[c].ops->name));
+			json_object_object_add(j, "decay_ms", cfg[c].ops->decay_max_ms ?
+					       json_object_new_int64(cfg[c].decay_ms) : NULL);
+			json_object_object_add(j, "label", json_object_new_string(cfg[c].label));
+			for (long r = 0; r < runs; r++)
+				json_object_array_add(t, json_object_new_double(
+							      times[c * (size_t)runs + (size_t)r]));
+			json_object_object_add(j, "times_s", t);
+			json_object_object_add(j, "mean_s", json_object_new_double(mean[c]));
+			json_object_object_add(j, "stddev_pct", json_object_new_double(
+					       mean[c] > 0 ? 100 * sd[c] / mean[c] : 0));
+			json_object_array_add(arr, j);
+		}
+		json_object_object_add(o, "configurations", arr);
+		out_json(ctx, o);
+	} else {
+		out_printf(ctx, "%-16s %5s %12s %20s\n", "CONFIGURATION", "RUNS", "MEAN (s)",
+			   "STDDEV (% of mean)");
+		for (size_t c = 0; c < done_cfg; c++)
+			out_printf(ctx, "%-16s %5ld %12.4f %19.2f%%\n", cfg[c].label, runs, mean[c],
+				   mean[c] > 0 ? 100 * sd[c] / mean[c] : 0);
+	}
+done:
+	free(times);
+	tp_profile_free(&prof);
+	return status;
+}
+
+const struct cmd_entry cmd_bench_entry = {
+	.path = "bench",
+	.args = "[--backends LIST] [--decay LIST] [--runs N] [--profile PROFILE] -- COMMAND ...",
+	.summary = "time a workload under each backend and decay period",
+	.help = "For each configuration, switches the backend and decay period, then runs "
+		"COMMAND --runs times (default 10) with its standard output discarded, and prints "
+		"the mean time and the standard deviation in % of the mean, as in the tables of "
+		"the thermal pressure series' cover letter.  The configurations are each backend "
+		"of --backends (default instant,pelt,decay; NAME:MS names one decay period) "
+		"crossed with --decay (default 125,250,500) where it has a decay period; pelt "
+		"rounds to its half-lives, so 125 runs as pelt:128.  --profile plays a cap "
+		"profile alongside every run (in real time) and restores the caps after it.  "
+		"Afterwards the backend and decay in force before are restored.  Against the "
+		"simulator it is a full dry run.",
+	.min_args = 1, .max_args = -1,
+	.flags = CMD_JSON | CMD_NO_SHELL,
+	.exec = exec_bench,
+};

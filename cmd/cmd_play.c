@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* cap play: apply a cap profile over time, then restore every cap. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <thermpress/experiment.h>
+
+#include "exp_util.h"
+
+int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof)
+{
+	struct tp_snapshot snap = { 0 };
+	struct tp_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int status, rc;
+
+	if ((status = exp_read_file(ctx, path, &text, &len)))
+		return status;
+	if ((status = ctx_snapshot(ctx, &snap))) {
+		free(text);
+		return status;
+	}
+	fp = fmemopen(text, len ? len : 1, "r");
+	if (!fp) {
+		status = cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", path, strerror(errno));
+	} else {
+		rc = tp_profile_read(fp, path, &snap, prof, &err);
+		if (rc < 0)
+			status = cmd_tp_error(ctx, rc, &err);
+		fclose(fp);
+	}
+	tp_snapshot_release(&snap);
+	free(text);
+	return status;
+}
+
+static int exec_cap_play(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct tp_profile prof;
+	struct tp_error err = { 0 };
+	struct tp_play_options po = { 0 };
+	int status, rc;
+
+	(void)argc;
+	if ((status = exp_load_profile(ctx, argv[0], &prof)))
+		return status;
+	po.virtual_clock = exp_virtual_clock(ctx);
+	po.stop = &exp_stop;
+	exp_signals_install();
+	rc = tp_profile_play(ctx->src, &prof, &po, &err);
+	exp_signals_restore();
+	if (rc < 0)
+		status = cmd_error(ctx, EXIT_RUNTIME, "cap play: %s", err.msg[0] ? err.msg :
+				   strerror(-rc));
+	else if (exp_stop)
+		status = cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");
+	tp_profile_free(&prof);
+	return status;
+}
+
+const struct cmd_entry cmd_cap_play_entry = {
+	.path = "cap play",
+	.args = "PROFILE",
+	.summary = "apply a cap profile over time, then restore the caps",
+	.help = "Applies the caps of PROFILE at their times from now: lines of TIME, CPULIST, "
+		"VALUE, where TIME is from the start (0, 250ms, 1.5s; bare numbers in ms), "
+		"CPULIST is as for cap set (commas allowed) and VALUE is what cap set takes, or "
+		"clear.  '#' starts a comment.  The whole profile is checked first: a bad line "
+		"applies nothing and names the line.  At the end, or on SIGINT or SIGTERM, every "
+		"CPU the profile touched gets back the cap it had before.  On a simulator with a "
+		"virtual clock the clock is advanced to each step instead of waited for.",
+	.min_args = 1, .max_args = 1,
+	.exec = exec_cap_play,
+};

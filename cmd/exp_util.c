@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the experiment commands. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exp_util.h"
+
+bool exp_is_option(const char *arg, const char *name)
+{
+	size_t nl = strlen(name);
+
+	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
+}
+
+const char *exp_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
+			     int *i, const char *name, int *status)
+{
+	size_t nl = strlen(name);
+
+	if (argv[*i][nl] == '=')
+		return argv[*i] + nl + 1;
+	if (*i + 1 >= argc) {
+		*status = cmd_error(ctx, EXIT_USAGE, "%s: option %s needs a value", cmd, name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!fp)
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			size_t nc = cap ? cap * 2 : 65536;
+			char *p = realloc(buf, nc);
+
+			if (!p) {
+				free(buf);
+				if (fp != stdin)
+					fclose(fp);
+				return cmd_error(ctx, EXIT_RUNTIME, "out of memory reading %s", path);
+			}
+			buf = p;
+			cap = nc;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, fp);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		int e = errno;
+
+		free(buf);
+		if (fp != stdin)
+			fclose(fp);
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", path, strerror(e));
+	}
+	if (fp != stdin)
+		fclose(fp);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+bool exp_is_trace(const char *text)
+{
+	const char *p = text;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '{' || !strncmp(p, "# thermpress trace", 18) || !strncmp(p, "time_ns,", 8))
+		return true;
+	return false;
+}
+
+volatile int exp_stop;
+static struct sigaction old_int, old_term;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	exp_stop = 1;
+}
+
+void exp_signals_install(void)
+{
+	struct sigaction sa = { 0 };
+
+	exp_stop = 0;
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+}
+
+void exp_signals_restore(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+}
+
+bool exp_virtual_clock(struct cmd_ctx *ctx)
+{
+	return ctx->src && tp_source_kind(ctx->src) == TP_SOURCE_SIM &&
+	       ctx->opts.sim_virtual_clock;
+}
+
+bool exp_progress_enabled(struct cmd_ctx *ctx)
+{
+	return !ctx->cli && isatty(STDERR_FILENO);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the experiment commands (record, replay, cap play, bench). */
+#ifndef TP_CMD_EXP_UTIL_H
+#define TP_CMD_EXP_UTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "commands.h"
+
+/* argv[*i] is NAME or NAME=VALUE. */
+bool exp_is_option(const char *arg, const char *name);
+/* The value of option NAME at argv[*i] (NAME=V or NAME V); NULL after reporting. */
+const char *exp_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
+			     int *i, const char *name, int *status);
+/* A whole file in memory (NUL terminated); 0 or an exit status (reported). */
+int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len);
+/* Whether text looks like a trace (CSV header or JSON lines) rather than a cap profile. */
+bool exp_is_trace(const char *text);
+/* SIGINT and SIGTERM set *exp_stop while installed. */
+extern volatile int exp_stop;
+void exp_signals_install(void);
+void exp_signals_restore(void);
+/* The simulator on a virtual clock: time moves by advancing it, not by sleeping. */
+bool exp_virtual_clock(struct cmd_ctx *ctx);
+/* Progress lines go to a terminal only (one-shot mode). */
+bool exp_progress_enabled(struct cmd_ctx *ctx);
+
+struct tp_profile;
+/* Read PROFILE against the source's topology; 0 or an exit status (reported). cmd_play.c */
+int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof);
+
+#endif
