@@ -220,7 +220,7 @@ set -e
 vm_s=$(elapsed "$t_boot")
 tr -d '\r' <"$console" >"$console.txt"
 
-booted=$(sed -n 's/^TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
+booted=$(sed -n 's/.*TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
 echo "== kernel/run.sh results =="
 grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then

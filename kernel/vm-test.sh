@@ -29,11 +29,12 @@ state() {
 	grep -c '^reset ' $D/log
 }
 
-# badw NAME FILE VALUE [printf-format]: the write fails with EINVAL, nothing changes
+# badw NAME FILE VALUE [TAIL]: `echo VALUE > FILE` fails with EINVAL and nothing
+# changes (TAIL, if given, is appended with echo -e, e.g. '\n' for a second newline)
 badw() {
-	name=$1 file=$2 value=$3 fmt=${4:-'%s\n'}
+	name=$1 file=$2 value=$3 tail=$4
 	before=$(state)
-	if printf "$fmt" "$value" 2>/tmp/err >$D/$file; then
+	if (if [ -n "$tail" ]; then echo -e "$value$tail"; else echo "$value"; fi >$D/$file) 2>/tmp/err; then
 		bad "$name: writing '$value' to $file succeeded"
 		return
 	fi
@@ -157,14 +158,14 @@ badw "backend empty" backend ""
 badw "backend two names" backend "pelt decay"
 badw "backend leading space" backend " pelt"
 badw "backend trailing space" backend "pelt "
-badw "backend two newlines" backend pelt '%s\n\n'
+badw "backend two newlines" backend pelt '\n'
 badw "pelt decay 0" decay_ms 0
 badw "pelt decay 32769" decay_ms 32769
 badw "pelt decay not a number" decay_ms abc
 badw "pelt decay negative" decay_ms -32
 badw "pelt decay plus sign" decay_ms +32
 badw "pelt decay trailing space" decay_ms "32 "
-badw "pelt decay two newlines" decay_ms 32 '%s\n\n'
+badw "pelt decay two newlines" decay_ms 32 '\n'
 badw "pelt decay huge" decay_ms 99999999999999999999999
 badw "pelt decay empty" decay_ms ""
 echo decay >$D/backend
@@ -198,7 +199,7 @@ badw "write hz" hz 100
 badw "write stats" stats 1
 badw "write log" log 1
 before=$(state)
-if printf pelt | dd of=$D/backend bs=4 seek=1 conv=notrunc 2>/tmp/err; then bad "write at offset 4 succeeded"
+if echo pelt | dd of=$D/backend bs=4 seek=1 conv=notrunc 2>/tmp/err; then bad "write at offset 4 succeeded"
 elif grep -q 'Invalid argument' /tmp/err && [ "$before" = "$(state)" ]; then ok "write at offset 4: EINVAL"
 else bad "write at offset 4: $(cat /tmp/err)"; fi
 if head -c 5000 /dev/zero | tr '\0' 1 >$D/decay_ms 2>/tmp/err; then bad "5000-byte write succeeded"
@@ -304,7 +305,7 @@ fi
 # 6 CPU-bound tasks on 4 CPUs; count where they run, sampled from /proc/PID/stat
 # field 39, without a cap and with CPUs 2-3 capped to 20% under each backend.
 placement() {
-	label=$1
+	label=$1 key=$2
 	pids=""
 	for i in 1 2 3 4 5 6; do
 		sh -c 'while :; do :; done' &
@@ -327,7 +328,7 @@ placement() {
 	share=$(( (c2 + c3) * 100 / tot ))
 	caps="$(stat_field 0 9)/$(stat_field 1 9)/$(stat_field 2 9)/$(stat_field 3 9)"
 	echo "TPT: placement $label: task samples cpu0=$c0 cpu1=$c1 cpu2=$c2 cpu3=$c3, on cpus 2-3: $share% (capacity now $caps)"
-	eval "share_$2=$share"
+	eval "share_$key=$share"
 }
 if [ "${TPTEST_QUICK:-0}" = 1 ]; then
 	skip "placement: --quick"
