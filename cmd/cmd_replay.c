@@ -104,11 +104,18 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 		   s[0].pressure_s);
 	out_printf(ctx, "%-12s %8s %6s %9s %9s %6s %12s  %s\n", "BACKEND", "MAD", "STEPS",
 		   "T50(ms)", "T90(ms)", "NOT90", "CAP-S LOST", "EXACT");
-	for (size_t i = 0; i < nb; i++)
-		out_printf(ctx, "%-12s %8.2f %6zu %9.1f %9.1f %6zu %12.3f  %s\n", b[i].label,
-			   s[i].mad, s[i].steps, s[i].t50_ms, s[i].t90_ms,
-			   s[i].steps - s[i].reached90, s[i].capacity_s_lost,
-			   exact_text(&s[i], buf, sizeof(buf)));
+	for (size_t i = 0; i < nb; i++) {
+		char t50[32] = "-", t90[32] = "-";
+
+		/* a mean over no step does not exist */
+		if (s[i].reached50)
+			snprintf(t50, sizeof(t50), "%.1f", s[i].t50_ms);
+		if (s[i].reached90)
+			snprintf(t90, sizeof(t90), "%.1f", s[i].t90_ms);
+		out_printf(ctx, "%-12s %8.2f %6zu %9s %9s %6zu %12.3f  %s\n", b[i].label,
+			   s[i].mad, s[i].steps, t50, t90, s[i].steps - s[i].reached90,
+			   s[i].capacity_s_lost, exact_text(&s[i], buf, sizeof(buf)));
+	}
 }
 
 static struct json_object *json_summary(const char *file, bool profile, int hz,
@@ -137,10 +144,14 @@ static struct json_object *json_summary(const char *file, bool profile, int hz,
 		json_object_object_add(j, "steps", json_object_new_uint64(s[i].steps));
 		json_object_object_add(j, "reached50", json_object_new_uint64(s[i].reached50));
 		json_object_object_add(j, "reached90", json_object_new_uint64(s[i].reached90));
-		json_object_object_add(j, "t50_ms", json_object_new_double(s[i].t50_ms));
-		json_object_object_add(j, "t90_ms", json_object_new_double(s[i].t90_ms));
-		json_object_object_add(j, "t50_max_ms", json_object_new_double(s[i].t50_max_ms));
-		json_object_object_add(j, "t90_max_ms", json_object_new_double(s[i].t90_max_ms));
+		json_object_object_add(j, "t50_ms", s[i].reached50 ?
+				       json_object_new_double(s[i].t50_ms) : NULL);
+		json_object_object_add(j, "t90_ms", s[i].reached90 ?
+				       json_object_new_double(s[i].t90_ms) : NULL);
+		json_object_object_add(j, "t50_max_ms", s[i].reached50 ?
+				       json_object_new_double(s[i].t50_max_ms) : NULL);
+		json_object_object_add(j, "t90_max_ms", s[i].reached90 ?
+				       json_object_new_double(s[i].t90_max_ms) : NULL);
 		json_object_object_add(j, "capacity_s_lost",
 				       json_object_new_double(s[i].capacity_s_lost));
 		json_object_object_add(j, "exact", s[i].exact < 0 ? NULL :
