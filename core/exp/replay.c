@@ -86,13 +86,19 @@ int tp_replay_csv_row(void *arg, size_t backend, const struct tp_replay_point *p
 	return 0;
 }
 
-enum ev_kind { EV_TICK, EV_CHANGE, EV_STEP, EV_CHECK, EV_STOPCHECK };
+/*
+ * A chunk is a run of updates (ticks and updates on change) plus a short list of
+ * marks (a step starts, a row to compare, comparing stops), each placed before the
+ * update numbered `at`.  Ticks need no mark, so the common path stays a tight loop.
+ */
+enum mark_kind { MK_STEP, MK_CHECK, MK_STOPCHECK };
 
-struct event {
+struct mark {
 	uint32_t kind;
-	size_t idx;		/* EV_CHECK: row index */
-	uint64_t t;		/* EV_STEP: time of the change */
-	int64_t p0, p1;		/* EV_STEP: pressure before and after */
+	uint32_t at;		/* processed before update number at of the chunk */
+	size_t idx;		/* MK_CHECK: row index */
+	uint64_t t;		/* MK_STEP: time of the change */
+	int64_t p0, p1;		/* MK_STEP: pressure before and after */
 };
 
 struct run {
@@ -105,10 +111,11 @@ struct run {
 	void *state;
 	int cpu;
 	bool compare;
-	/* one chunk of events, and the updates among them */
-	size_t nev, nupd;
-	struct event ev[CHUNK * 3 + 8];
+	/* one chunk */
+	size_t nmark, nupd;
+	struct mark marks[CHUNK * 3 + 8];
 	uint64_t t[CHUNK], p[CHUNK], avg[CHUNK];
+	uint8_t change[CHUNK];	/* 1: an update on change, 0: a tick */
 	/* carried across chunks */
 	uint64_t last_avg, last_t;
 	bool any_update;
@@ -133,8 +140,6 @@ static void step_check(struct run *r, uint64_t t, uint64_t avg)
 {
 	int64_t d = r->step_p1 - r->step_p0, got;
 
-	if (!r->step_open)
-		return;
 	got = (int64_t)avg - r->step_p0;
 	if (d < 0) {
 		d = -d;
@@ -152,9 +157,45 @@ static void step_check(struct run *r, uint64_t t, uint64_t avg)
 		r->step_open = false;
 }
 
+static void do_mark(struct run *r, const struct mark *m)
+{
+	switch (m->kind) {
+	case MK_STEP:
+		r->sum->steps++;
+		r->step_open = true;
+		r->got50 = r->got90 = false;
+		r->step_t = m->t;
+		r->step_p0 = m->p0;
+		r->step_p1 = m->p1;
+		break;
+	case MK_STOPCHECK:
+		r->compare = false;
+		break;
+	case MK_CHECK: {
+		const struct tp_trace_row *row = &r->trace->rows[m->idx];
+		/* before its first update the state reads 0, as the simulator's */
+		uint64_t have = r->any_update ? r->last_avg : 0;
+
+		if (!r->compare)
+			break;
+		r->sum->compared++;
+		if ((uint64_t)row->avg_pressure != have && r->sum->exact != 0) {
+			r->sum->exact = 0;
+			r->sum->mismatch_time_ns = row->time_ns;
+			r->sum->mismatch_cpu = row->cpu;
+			r->sum->mismatch_recorded = row->avg_pressure;
+			r->sum->mismatch_replayed = (int64_t)have;
+		}
+		break;
+	}
+	}
+}
+
 static int flush(struct run *r)
 {
-	size_t u = 0;
+	uint64_t mad = 0, ticks = 0, last_avg = r->last_avg, last_t = r->last_t;
+	double cap = 0;
+	size_t m = 0;
 	int rc = 0;
 
 	if (r->nupd) {
@@ -164,75 +205,58 @@ static int flush(struct run *r)
 			for (size_t i = 0; i < r->nupd; i++)
 				r->avg[i] = r->b->ops->update(r->state, r->t[i], r->p[i]);
 	}
-	for (size_t e = 0; e < r->nev; e++) {
-		const struct event *ev = &r->ev[e];
+	for (size_t u = 0; u < r->nupd; u++) {
+		uint64_t t = r->t[u], p = r->p[u], a = r->avg[u];
 
-		switch (ev->kind) {
-		case EV_TICK:
-		case EV_CHANGE: {
-			uint64_t t = r->t[u], p = r->p[u], a = r->avg[u];
-
-			u++;
-			if (r->any_update)
-				r->cap_int += (double)r->last_avg * (double)(t - r->last_t);
-			r->any_update = true;
-			r->last_avg = a;
-			r->last_t = t;
-			r->sum->updates++;
-			if (ev->kind == EV_TICK) {
-				r->sum->ticks++;
-				r->mad_sum += (double)(a > p ? a - p : p - a);
-			}
+		if (m < r->nmark && r->marks[m].at == u) {
+			r->last_avg = last_avg;
+			r->last_t = last_t;
+			while (m < r->nmark && r->marks[m].at == u)
+				do_mark(r, &r->marks[m++]);
+		}
+		if (r->any_update)
+			cap += (double)(last_avg * (t - last_t));
+		r->any_update = true;
+		last_avg = a;
+		last_t = t;
+		if (!r->change[u]) {
+			ticks++;
+			mad += a > p ? a - p : p - a;
+		}
+		if (r->step_open)
 			step_check(r, t, a);
-			if (r->fn && !rc) {
-				struct tp_replay_point pt = {
-					.time_ns = t, .cpu = r->cpu, .pressure = p,
-					.avg_pressure = a, .tick = ev->kind == EV_TICK,
-				};
-				rc = r->fn(r->arg, r->bi, &pt);
-			}
-			break;
-		}
-		case EV_STEP:
-			r->sum->steps++;
-			r->step_open = true;
-			r->got50 = r->got90 = false;
-			r->step_t = ev->t;
-			r->step_p0 = ev->p0;
-			r->step_p1 = ev->p1;
-			break;
-		case EV_STOPCHECK:
-			r->compare = false;
-			break;
-		case EV_CHECK: {
-			const struct tp_trace_row *row = &r->trace->rows[ev->idx];
-			/* before its first update the state reads 0, as the simulator's */
-			uint64_t have = r->any_update ? r->last_avg : 0;
-
-			if (!r->compare)
-				break;
-			r->sum->compared++;
-			if ((uint64_t)row->avg_pressure != have && r->sum->exact != 0) {
-				r->sum->exact = 0;
-				r->sum->mismatch_time_ns = row->time_ns;
-				r->sum->mismatch_cpu = row->cpu;
-				r->sum->mismatch_recorded = row->avg_pressure;
-				r->sum->mismatch_replayed = (int64_t)have;
-			}
-			break;
-		}
+		if (r->fn && !rc) {
+			struct tp_replay_point pt = {
+				.time_ns = t, .cpu = r->cpu, .pressure = p,
+				.avg_pressure = a, .tick = !r->change[u],
+			};
+			rc = r->fn(r->arg, r->bi, &pt);
 		}
 	}
-	r->nev = r->nupd = 0;
+	r->last_avg = last_avg;
+	r->last_t = last_t;
+	while (m < r->nmark)
+		do_mark(r, &r->marks[m++]);
+	r->sum->updates += r->nupd;
+	r->sum->ticks += ticks;
+	r->mad_sum += (double)mad;
+	r->cap_int += cap;
+	r->nmark = r->nupd = 0;
 	return rc;
 }
 
-static void add_update(struct run *r, uint32_t kind, uint64_t t, uint64_t p)
+static void add_update(struct run *r, bool change, uint64_t t, uint64_t p)
 {
-	r->ev[r->nev++] = (struct event){ .kind = kind };
 	r->t[r->nupd] = t;
 	r->p[r->nupd] = p;
+	r->change[r->nupd] = change;
 	r->nupd++;
+}
+
+static void add_mark(struct run *r, struct mark m)
+{
+	m.at = (uint32_t)r->nupd;
+	r->marks[r->nmark++] = m;
 }
 
 static bool backend_matches(const struct tp_replay_backend *b, const char *name, int64_t decay)
@@ -261,14 +285,14 @@ static int replay_cpu(struct run *r, const size_t *idx, size_t m, uint64_t start
 	for (;;) {
 		uint64_t rt = j < m ? rows[idx[j]].time_ns : UINT64_MAX;
 
-		if (r->nev >= CHUNK * 3 || r->nupd >= CHUNK) {
+		if (r->nmark >= CHUNK * 3 || r->nupd >= CHUNK) {
 			rc = flush(r);
 			if (rc)
 				return rc;
 		}
 		/* at equal times the tick comes first: a change at t follows the tick at t */
 		if (tick <= end && tick <= rt) {
-			add_update(r, EV_TICK, tick, p);
+			add_update(r, false, tick, p);
 			tick += period;
 			continue;
 		}
@@ -282,16 +306,16 @@ static int replay_cpu(struct run *r, const size_t *idx, size_t m, uint64_t start
 			continue;
 		}
 		if (np != p) {
-			r->ev[r->nev++] = (struct event){ .kind = EV_STEP, .t = row->time_ns,
-							  .p0 = (int64_t)p, .p1 = (int64_t)np };
+			add_mark(r, (struct mark){ .kind = MK_STEP, .t = row->time_ns,
+						   .p0 = (int64_t)p, .p1 = (int64_t)np });
 			p = np;
 			if (on_change)
-				add_update(r, EV_CHANGE, row->time_ns, p);
+				add_update(r, true, row->time_ns, p);
 		}
 		if (row->avg_pressure != TP_NONE) {
 			if (!backend_matches(r->b, row->backend, row->decay_ms))
-				r->ev[r->nev++] = (struct event){ .kind = EV_STOPCHECK };
-			r->ev[r->nev++] = (struct event){ .kind = EV_CHECK, .idx = idx[j - 1] };
+				add_mark(r, (struct mark){ .kind = MK_STOPCHECK });
+			add_mark(r, (struct mark){ .kind = MK_CHECK, .idx = idx[j - 1] });
 		}
 	}
 	rc = flush(r);
@@ -405,7 +429,7 @@ int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *
 		r->arg = arg;
 		r->state = state;
 		r->mad_sum = r->t50_sum = r->t90_sum = r->cap_int = 0;
-		r->nev = r->nupd = 0;
+		r->nmark = r->nupd = 0;
 		for (int c = 0; c < TP_MAX_CPUS && !rc; c++) {
 			if (!count[c])
 				continue;
