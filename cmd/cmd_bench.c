@@ -250,7 +250,15 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		done_cfg = c + 1;
 	}
 	exp_signals_restore();
-	/* the backend and decay in force before */
+	/* the decay periods known before (each backend keeps its own), then the backend */
+	for (size_t i = 0; i < ninfo && orig[0]; i++) {
+		bool touched = false;
+
+		for (size_t c = 0; c < ncfg; c++)
+			touched |= !strcmp(cfg[c].ops->name, info[i].name);
+		if (touched && !info[i].active && info[i].decay_ms > 0 && info[i].decay_max_ms)
+			tp_backend_set(ctx->src, info[i].name, (uint32_t)info[i].decay_ms, NULL);
+	}
 	if (orig[0]) {
 		struct tp_error e2 = { 0 };
 
