@@ -121,7 +121,7 @@ struct run {
 	bool any_update;
 	bool step_open, got50, got90;
 	uint64_t step_t;
-	int64_t step_p0, step_p1;
+	int64_t step_sign, th50, th90;
 	double mad_sum, t50_sum, t90_sum;
 	double cap_int;		/* capacity x ns */
 };
@@ -138,18 +138,14 @@ static void reached(struct run *r, uint64_t t, double *sum, double *max, size_t 
 
 static void step_check(struct run *r, uint64_t t, uint64_t avg)
 {
-	int64_t d = r->step_p1 - r->step_p0, got;
+	/* thresholds precomputed at the step: s * avg >= th is "got there" */
+	int64_t v = r->step_sign * (int64_t)avg;
 
-	got = (int64_t)avg - r->step_p0;
-	if (d < 0) {
-		d = -d;
-		got = -got;
-	}
-	if (!r->got50 && 2 * got >= d) {
+	if (!r->got50 && v >= r->th50) {
 		r->got50 = true;
 		reached(r, t, &r->t50_sum, &r->sum->t50_max_ms, &r->sum->reached50);
 	}
-	if (!r->got90 && 10 * got >= 9 * d) {
+	if (!r->got90 && v >= r->th90) {
 		r->got90 = true;
 		reached(r, t, &r->t90_sum, &r->sum->t90_max_ms, &r->sum->reached90);
 	}
@@ -165,8 +161,14 @@ static void do_mark(struct run *r, const struct mark *m)
 		r->step_open = true;
 		r->got50 = r->got90 = false;
 		r->step_t = m->t;
-		r->step_p0 = m->p0;
-		r->step_p1 = m->p1;
+		{
+			/* 2 * |avg - p0| >= |d| and 10 * |avg - p0| >= 9 * |d|, toward p1 */
+			int64_t d = m->p1 - m->p0, sign = d < 0 ? -1 : 1, ad = d * sign;
+
+			r->step_sign = sign;
+			r->th50 = sign * m->p0 + (ad + 1) / 2;
+			r->th90 = sign * m->p0 + (9 * ad + 9) / 10;
+		}
 		break;
 	case MK_STOPCHECK:
 		r->compare = false;
