@@ -164,7 +164,7 @@ printf '%s\n' "0, big, 50%" "30s, big, clear" >long.txt
 set +e
 "$TP" --sim cap play long.txt 2>"$tmp/.err" &
 pid=$!
-sleep 0.5
+sleep 1
 kill -TERM $pid
 wait $pid
 rc=$?
