@@ -88,15 +88,26 @@ int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
 		snprintf(version, sizeof(version), "%s/%s/version", root, TP_ABI_DIR);
 		if (access(version, R_OK) != 0) {
 			rc = explain_missing_interface(root, err);
+			/* AUTO: no patched interface, so the stock kernel's view */
+			if (opts->kind == TP_SOURCE_AUTO &&
+			    tp_source_stock_open(root, src, NULL) == 0)
+				rc = 0;
 			break;
 		}
 		src->kind = TP_SOURCE_PATCHED;
 		rc = tp_source_patched_open(root, src, err);
 		break;
 	}
-	case TP_SOURCE_STOCK:
+	case TP_SOURCE_STOCK: {
+		char root[4096];
+
+		root_prefix(opts, root, sizeof(root));
+		src->kind = TP_SOURCE_STOCK;
+		rc = tp_source_stock_open(root, src, err);
+		break;
+	}
 	default:
-		rc = tp_error_set(err, -ENOTSUP, "the stock-kernel source is not available yet");
+		rc = tp_error_set(err, -EINVAL, "unknown source kind %d", (int)opts->kind);
 		break;
 	}
 	if (rc < 0) {

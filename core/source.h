@@ -44,6 +44,8 @@ struct tp_source {
 int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_error *err);
 int tp_source_sim_open(const struct tp_open_options *opts, struct tp_source *src,
 		       struct tp_error *err);
+/* core/stock/: an unpatched kernel's cpufreq and thermal interfaces under root. */
+int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_error *err);
 
 /* Fill the derived columns (capped_capacity) of every CPU. */
 void tp_snapshot_derive(struct tp_snapshot *snap);

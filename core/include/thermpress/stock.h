@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libthermpress: what only a stock (unpatched) kernel's source can tell or do.
+ *
+ * A stock source (TP_SOURCE_STOCK, or TP_SOURCE_AUTO when no patched interface
+ * exists) reads cpufreq, cpu_capacity and /sys/class/thermal under its root, and
+ * knows from the running kernel's version and architecture what the scheduler does
+ * with thermal pressure.  tp_snapshot carries the per-CPU columns; the facts that do
+ * not fit there (thermal zones, cooling devices, the kernel's model, notes about
+ * what is missing) come from tp_stock_describe().
+ *
+ * Every function returns 0 or a negative errno and fills err; -EINVAL when src is
+ * not a stock source.
+ */
+#ifndef THERMPRESS_STOCK_H
+#define THERMPRESS_STOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <thermpress/thermpress.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the running kernel does with a frequency cap (core/stock/README.md). */
+enum tp_stock_model {
+	/* No thermal pressure reaches the scheduler: kernel < 5.7, or an architecture
+	 * that does not feed it (x86 and everything but arm/arm64). */
+	TP_STOCK_MODEL_NONE = 0,
+	/* 5.7..6.9 on arm/arm64: per-CPU thermal_pressure set by the cpufreq cooling
+	 * device (not by scaling_max_freq), PELT-averaged at the tick with the boot-time
+	 * sched_thermal_decay_shift=.  Snapshot backend "pelt". */
+	TP_STOCK_MODEL_THERMAL_PELT,
+	/* 6.10 and later on arm/arm64: instantaneous cpufreq pressure from policy->max
+	 * (scaling_max_freq and the cooling device alike) plus PELT-averaged hw_pressure
+	 * from firmware/LMh drivers, invisible to user space.  Snapshot backend "instant". */
+	TP_STOCK_MODEL_CPUFREQ_HW,
+};
+
+/* How tp_cap_set() caps CPUs on a stock kernel. */
+enum tp_stock_cap_method {
+	TP_STOCK_CAP_SCALING_MAX_FREQ = 0,	/* the default: policy's scaling_max_freq */
+	TP_STOCK_CAP_COOLING_DEVICE,		/* the policy's cpufreq cooling device cur_state */
+};
+
+#define TP_STOCK_MAX_TRIPS 16
+#define TP_STOCK_MAX_NOTES 8
+
+struct tp_stock_trip {
+	char type[16];			/* "passive", "hot", "critical", "active" */
+	int64_t temp_mc;		/* millidegrees Celsius, TP_NONE when unreadable */
+	int64_t hyst_mc;		/* TP_NONE when absent */
+};
+
+struct tp_stock_zone {
+	int id;				/* N of thermal_zoneN */
+	char type[TP_NAME_MAX];		/* "cpu-thermal", "x86_pkg_temp" */
+	int64_t temp_mc;		/* TP_NONE when unreadable */
+	size_t nr_trips;
+	struct tp_stock_trip trips[TP_STOCK_MAX_TRIPS];
+};
+
+struct tp_stock_cooling {
+	int id;				/* N of cooling_deviceN */
+	char type[TP_NAME_MAX];		/* "cpufreq-cpu4", "Processor", "fan" */
+	int64_t cur_state, max_state;	/* TP_NONE when unreadable */
+	int domain;			/* the cpufreq policy (first CPU) it caps, TP_NONE:
+					   not a cpufreq cooling device */
+	int64_t cap_khz;		/* frequency of cur_state, TP_NONE when unknown */
+};
+
+struct tp_stock_info {
+	char release[65];		/* "6.1.0-18-arm64" */
+	int version_major, version_minor;	/* TP_NONE when unparsable */
+	char arch[32];			/* "aarch64", "x86_64" */
+	enum tp_stock_model model;
+	char model_text[256];		/* one sentence: what this kernel does */
+	int decay_shift;		/* sched_thermal_decay_shift in force (THERMAL_PELT), else TP_NONE */
+	bool decay_shift_from_cmdline;	/* given on /proc/cmdline (else the default 0) */
+	int64_t decay_ms;		/* 32 << shift, TP_NONE outside THERMAL_PELT */
+	int hz;				/* CONFIG_HZ, TP_NONE when no config is readable */
+	bool has_cpufreq;
+	bool has_cpu_capacity;		/* cpuN/cpu_capacity exists (else 1024 for all) */
+	bool uses_libcpupower;		/* cpufreq read and written through libcpupower (root "/") */
+	/* 1 present, 0 absent, TP_NONE tracefs not readable (not mounted, not root) */
+	int trace_thermal_pressure;	/* thermal_pressure/thermal_pressure_update (5.19..6.9) */
+	int trace_hw_pressure;		/* hw_pressure/hw_pressure_update (6.10+) */
+	char tracefs[4096];		/* the events directory looked at, "" when none */
+	enum tp_stock_cap_method cap_method;
+	char state_file[4096];		/* where original limits are recorded */
+	size_t nr_pending;		/* limits recorded there and not yet restored */
+	size_t nr_zones;
+	struct tp_stock_zone *zones;	/* owned; tp_stock_info_release() */
+	size_t nr_cooling;
+	struct tp_stock_cooling *cooling;
+	/* What is missing and what can still be shown, one sentence each (no period). */
+	size_t nr_notes;
+	char notes[TP_STOCK_MAX_NOTES][320];
+};
+
+/* Fill info (zeroed by the call; release it with tp_stock_info_release()). */
+int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct tp_error *err);
+void tp_stock_info_release(struct tp_stock_info *info);
+
+/* "scaling_max_freq" (also "scaling"), "cooling" (also "cooling_device"). */
+int tp_stock_cap_method_parse(const char *text, enum tp_stock_cap_method *out,
+			      struct tp_error *err);
+const char *tp_stock_cap_method_name(enum tp_stock_cap_method method);
+/* Choose how later tp_cap_set() calls cap; -ENODEV when the machine has no such device. */
+int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
+			    struct tp_error *err);
+
+/*
+ * Undo every limit the state file records (this process's or one that was killed),
+ * then remove the records.  *restored (may be NULL) gets how many limits were
+ * written back; 0 with a 0 return means there was nothing to restore.  A limit that
+ * cannot be written back stays recorded and the call fails naming it.
+ */
+int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

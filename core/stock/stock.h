@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stock-kernel source, private to core/stock/.
+ *
+ * Layout: stock_sysfs.c reads files under the root (and the kernel's version,
+ * command line and config); stock_freq.c is the one place that touches cpufreq
+ * (libcpupower on the real root, the same files directly under any other root);
+ * stock_caps.c writes caps and keeps the state file; source_stock.c is the
+ * tp_source_ops and the public tp_stock_* calls.
+ */
+#ifndef TP_CORE_STOCK_H
+#define TP_CORE_STOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <thermpress/stock.h>
+#include <thermpress/thermpress.h>
+
+#include "source.h"
+
+#define STOCK_PATH_MAX 4096
+#define STOCK_ENV_STATE_DIR "THERMPRESS_STATE_DIR"
+
+struct stock_policy {
+	int id;				/* the first CPU of related_cpus */
+	int *cpus;			/* related CPUs, ascending */
+	size_t nr_cpus;
+	int64_t hw_max_khz;		/* cpuinfo_max_freq */
+	uint64_t *freqs;		/* scaling_available_frequencies, descending */
+	size_t nr_freqs;
+	int cooling;			/* index into stock.cooling, -1 */
+	int domain;			/* index into the snapshot's domains */
+};
+
+struct stock_cooling {
+	int id;				/* N of cooling_deviceN */
+	char type[TP_NAME_MAX];
+	int policy;			/* index into stock.policies, -1 */
+	int64_t max_state;
+};
+
+struct stock_cpu {
+	int cpu;
+	int policy;			/* index into stock.policies, -1: no cpufreq */
+	int64_t max_capacity;
+	/* the estimate of the kernel's average */
+	struct tp_avg avg;
+	bool avg_ok, avg_started;
+	uint64_t last_ns;		/* estimator clock of the last update */
+	uint64_t last_pressure;
+	uint64_t avg_value;
+};
+
+struct stock_kernel {
+	char release[65];
+	int major, minor;
+	char arch[32];
+	bool arch_feeds;		/* arm/arm64: arch_topology feeds thermal pressure */
+	enum tp_stock_model model;
+	int shift;			/* sched_thermal_decay_shift in force */
+	bool shift_from_cmdline;
+	char shift_warning[128];	/* "" or why the cmdline value was ignored */
+	int hz;
+};
+
+struct stock {
+	char root[STOCK_PATH_MAX];	/* no trailing slash; "" for "/" */
+	bool real_root;			/* libcpupower reaches the files */
+	struct stock_kernel kernel;
+	struct stock_cpu *cpus;
+	size_t nr_cpus;
+	struct stock_policy *policies;
+	size_t nr_policies;
+	struct stock_cooling *cooling;
+	size_t nr_cooling;
+	bool has_cpufreq, has_cpu_capacity;
+	enum tp_stock_cap_method method;
+	char state_path[STOCK_PATH_MAX + 64];
+	uint64_t est_offset_ns;		/* estimator clock = time_ns + this */
+};
+
+/* ---- stock_sysfs.c: files under the root ------------------------------ */
+
+/* root + rel ("sys/..."), into buf; -ENAMETOOLONG. */
+int stock_path(const struct stock *s, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Read a small file (trailing newline stripped); -errno. */
+int stock_read_text(const char *path, char *buf, size_t len);
+/* A whole decimal integer file; -errno, -EPROTO when malformed. */
+int stock_read_i64(const char *path, int64_t *out);
+/* Parse "0-3,6" or "0 1 2 3" into a sorted array (malloc). */
+int stock_parse_cpus(const char *text, int **cpus, size_t *n);
+/* Strict decimal, optional sign; the whole token. */
+int stock_parse_i64(const char *text, int64_t *out);
+/* Fill s->kernel from the root (osrelease, arch, cmdline, config). */
+void stock_read_kernel(struct stock *s);
+/* Model sentence for info and errors. */
+void stock_model_text(const struct stock_kernel *k, char *buf, size_t len);
+/* Thermal zones and cooling devices, for describe. */
+int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t *n);
+int stock_scan_cooling(struct stock *s);
+/* The ids of entries named PREFIX%d in dir, sorted (malloc). */
+int stock_list_ids(const char *dir, const char *prefix, int **ids, size_t *n);
+/* tracefs event presence: 1, 0, TP_NONE; dir filled with the events dir looked at. */
+void stock_trace_events(const struct stock *s, int *thermal, int *hw, char *dir, size_t len);
+
+/* ---- stock_freq.c: cpufreq (libcpupower on "/") ----------------------- */
+
+bool stock_freq_present(const struct stock *s, int cpu);
+int stock_freq_hw_max(const struct stock *s, int cpu, int64_t *khz);
+int stock_freq_scaling_max(const struct stock *s, int cpu, int64_t *khz);
+int stock_freq_related(const struct stock *s, int cpu, int **cpus, size_t *n);
+int stock_freq_available(const struct stock *s, int cpu, uint64_t **freqs, size_t *n);
+int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_error *err);
+/* The policy's current scaling_max_freq through any of its CPUs that answers. */
+int stock_policy_scaling_max(const struct stock *s, const struct stock_policy *p, int64_t *khz);
+
+/* ---- stock_caps.c: caps and the state file ---------------------------- */
+
+void stock_state_path(struct stock *s);
+int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz,
+		 struct tp_error *err);
+int stock_restore_all(struct stock *s, size_t *restored, struct tp_error *err);
+int stock_pending(const struct stock *s, size_t *count);
+/* cooling_deviceN/cur_state: read, and the frequency a state stands for. */
+int stock_cooling_state(const struct stock *s, const struct stock_cooling *c, int64_t *state);
+int64_t stock_state_khz(const struct stock_policy *p, int64_t state);
+/* A message suffix for a failed write: " (writing cpufreq limits needs root)". */
+const char *stock_write_hint(int e);
+
+/* ---- source_stock.c --------------------------------------------------- */
+
+/* Read every CPU's instantaneous pressure and advance the estimates to now. */
+void stock_sample(struct stock *s);
+
+int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_error *err);
+
+#endif
