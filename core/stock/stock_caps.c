@@ -362,7 +362,7 @@ static int write_cooling(const struct stock *s, const struct stock_cooling *c, i
 
 	stock_path(s, path, sizeof(path), "sys/class/thermal/cooling_device%d/cur_state", c->id);
 	snprintf(value, sizeof(value), "%lld", (long long)state);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 	} else {

@@ -241,7 +241,7 @@ int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_e
 		e = errno ? errno : EIO;
 	} else {
 		ssize_t n;
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 		if (fd < 0) {
 			e = errno;
