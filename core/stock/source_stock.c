@@ -441,6 +441,21 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			o->capacity = p ? TP_NONE : c->max_capacity;
 		}
 	}
+	/* two frequency domains of different capacity: big.LITTLE, name them so */
+	if (snap->nr_domains == 2 && s->nr_policies == 2) {
+		int64_t cap0 = TP_NONE, cap1 = TP_NONE;
+
+		for (size_t i = 0; i < snap->nr_cpus; i++) {
+			if (snap->cpus[i].domain == 0 && cap0 == TP_NONE)
+				cap0 = snap->cpus[i].max_capacity;
+			if (snap->cpus[i].domain == 1 && cap1 == TP_NONE)
+				cap1 = snap->cpus[i].max_capacity;
+		}
+		if (cap0 != cap1) {
+			snprintf(snap->domains[cap0 < cap1 ? 0 : 1].name, TP_NAME_MAX, "little");
+			snprintf(snap->domains[cap0 < cap1 ? 1 : 0].name, TP_NAME_MAX, "big");
+		}
+	}
 	free(online);
 	free(capped);
 	return 0;

@@ -105,6 +105,8 @@ static void test_biglittle_snapshot(void **state)
 	assert_int_equal(f->snap.nr_domains, 2);
 	assert_int_equal(f->snap.domains[0].id, 0);
 	assert_int_equal(f->snap.domains[1].id, 4);
+	assert_string_equal(f->snap.domains[0].name, "little");
+	assert_string_equal(f->snap.domains[1].name, "big");
 	assert_int_equal(cpu(f, 0)->max_capacity, 446);
 	assert_int_equal(cpu(f, 3)->domain, 0);
 	assert_int_equal(cpu(f, 4)->domain, 1);
@@ -433,6 +435,7 @@ static void test_laptop(void **state)
 	assert_int_equal(f->snap.hz, 1000);	/* from /proc/config.gz */
 	assert_int_equal(f->snap.nr_cpus, 8);
 	assert_int_equal(f->snap.nr_domains, 8);
+	assert_string_equal(f->snap.domains[7].name, "cluster7");
 	for (int c = 0; c < 8; c++) {
 		assert_int_equal(cpu(f, c)->max_capacity, 1024);
 		assert_int_equal(cpu(f, c)->domain, c);
