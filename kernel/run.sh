@@ -245,6 +245,7 @@ awk -v dir="$logs" '
 ' "$console.txt"
 replay_fail=0
 nlogs=0
+"$replay" --selftest || replay_fail=$((replay_fail + 1))
 for l in "$logs"/*.log; do
 	[ -f "$l" ] || continue
 	nlogs=$((nlogs + 1))
@@ -252,7 +253,7 @@ for l in "$logs"/*.log; do
 		replay_fail=$((replay_fail + 1))
 	fi
 done
-[ $nlogs -ge 5 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
+[ $nlogs -ge 6 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
 
 vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
 vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')

@@ -263,6 +263,29 @@ for s in instant:0 pelt:32 pelt:128 decay:125 decay:500; do
 	cat $D/log
 	echo "TPLOG END $b-$ms"
 done
+# one log across backend switches and decay changes
+echo pelt >$D/backend
+echo 32 >$D/decay_ms
+echo 1 >$D/log_cpu
+echo "1 $((max / 2))" >$D/inject
+sleep 0.2
+echo decay >$D/backend
+sleep 0.2
+echo "1 $((max / 4))" >$D/inject
+echo 250 >$D/decay_ms
+sleep 0.3
+echo instant >$D/backend
+sleep 0.1
+echo pelt >$D/backend
+echo 64 >$D/decay_ms
+sleep 0.3
+echo "1 clear" >$D/inject
+sleep 0.2
+echo "-1" >$D/log_cpu
+eq "mixed log resets" "$(grep -c '^reset' $D/log)" 6
+echo "TPLOG BEGIN mixed-switches"
+cat $D/log
+echo "TPLOG END mixed-switches"
 echo pelt >$D/backend
 echo 32 >$D/decay_ms
 

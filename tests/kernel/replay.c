@@ -9,6 +9,7 @@
  *  - always through the reference implementation of GUIDE section 2 below.
  *
  * usage: tp-replay [--plugins DIR] LOG...
+ *        tp-replay --selftest
  * Exit status: 0 every update matched, 1 a mismatch, 2 a bad log or setup.
  */
 #include <errno.h>
@@ -279,9 +280,9 @@ static int replay(const char *path)
 	}
 	if (!ret && (ref_bad || lib_bad))
 		ret = 1;
-	printf("  %s replay %s: %s %llu: %llu updates, %llu resets%s: reference %s, plugins %s\n",
+	printf("  %s replay %s: last %s %llu: %llu updates, %llu resets%s: reference %s, plugins %s\n",
 	       ret ? "FAIL" : "ok", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-	       first_backend, decay_ms, n_upd, n_reset, overflow ? " (overflow)" : "",
+	       backend, decay_ms, n_upd, n_reset, overflow ? " (overflow)" : "",
 	       ref_bad ? "MISMATCH" : "identical",
 #ifdef TP_WITH_LIBRARY
 	       lib_bad ? "MISMATCH" : "identical"
@@ -292,10 +293,42 @@ static int replay(const char *path)
 	return ret;
 }
 
+/* The reference against the check values of GUIDE section 2 */
+static int selftest(void)
+{
+	static const struct { unsigned int ms; uint64_t avg; } check[] = {
+		{ 32, 247 }, { 64, 375 }, { 128, 475 }, { 400, 511 },
+		{ 432, 264 }, { 464, 136 }, { 528, 36 },
+	};
+	const uint64_t t0 = 10000000000ull;
+	unsigned int k, i = 0, bad = 0;
+	struct ref r;
+
+	ref_reset(&r, "pelt", 32, t0);
+	for (k = 1; k * 4 <= 528; k++) {
+		uint64_t avg = ref_update(&r, t0 + k * 4000000ull, k * 4 <= 400 ? 512 : 0);
+
+		if (i < sizeof(check) / sizeof(check[0]) && check[i].ms == k * 4) {
+			if (avg != check[i].avg) {
+				fprintf(stderr, "selftest: pelt at %u ms gives %" PRIu64 ", GUIDE %" PRIu64 "\n",
+					k * 4, avg, check[i].avg);
+				bad++;
+			}
+			i++;
+		}
+	}
+	printf("  %s replay selftest: reference pelt against the GUIDE check values\n",
+	       bad ? "FAIL" : "ok");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = NULL;
 	int i = 1, ret = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--selftest"))
+		return selftest();
 
 	if (argc > 2 && !strcmp(argv[1], "--plugins")) {
 		dir = argv[2];
