@@ -90,8 +90,7 @@ int main(int argc, char **argv)
 	}
 	if (ctx.opts.root && ctx.opts.kind == TP_SOURCE_SIM)
 		return cmd_error(&ctx, EXIT_USAGE, "--root and --sim exclude each other");
-	if (ctx.opts.root)
-		ctx.opts.kind = TP_SOURCE_PATCHED;
+	/* --root keeps AUTO: the patched interface there, else that root's stock kernel */
 
 	if (help) {
 		print_usage(&ctx, false);

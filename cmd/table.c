@@ -5,14 +5,19 @@
 /* The experiment commands (cmd_record.c, cmd_replay.c, cmd_play.c, cmd_bench.c). */
 extern const struct cmd_entry cmd_record_entry, cmd_replay_entry, cmd_cap_play_entry,
 	cmd_bench_entry;
+/* The live view (cmd_top.c) and the stock-kernel caps (cmd_stock.c). */
+extern const struct cmd_entry cmd_top_entry, cmd_cap_hold_entry, cmd_cap_restore_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_show_cpu_entry,
 	&cmd_show_backends_entry,
 	&cmd_show_status_entry,
+	&cmd_top_entry,
 	&cmd_cap_set_entry,
 	&cmd_cap_clear_entry,
+	&cmd_cap_hold_entry,
+	&cmd_cap_restore_entry,
 	&cmd_cap_play_entry,
 	&cmd_backend_set_entry,
 	&cmd_decay_set_entry,

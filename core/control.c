@@ -167,8 +167,13 @@ int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
 {
 	struct backend_state st;
 	char avail[256];
-	int rc = read_backends(src, &st, err);
+	int rc;
 	size_t i;
+
+	/* A stock kernel cannot switch: it says why, and what would be needed. */
+	if (src->kind == TP_SOURCE_STOCK)
+		return src->ops->set_backend(src, name, err);
+	rc = read_backends(src, &st, err);
 
 	if (rc < 0)
 		return rc;
@@ -200,8 +205,11 @@ int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
 int tp_decay_set(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
 {
 	struct backend_state st;
-	int rc = read_backends(src, &st, err);
+	int rc;
 
+	if (src->kind == TP_SOURCE_STOCK)
+		return src->ops->set_decay(src, decay_ms, err);
+	rc = read_backends(src, &st, err);
 	if (rc < 0)
 		return rc;
 	if (st.active < 0)

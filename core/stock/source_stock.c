@@ -492,7 +492,7 @@ static int stock_set_backend(struct tp_source *src, const char *name, struct tp_
 			k, name);
 	default:
 		return tp_error_set(err, -EOPNOTSUPP,
-			"%s on %s feeds no thermal pressure to the scheduler, so there is no backend to switch to %s: it needs a thermpress-patched arm64 kernel (or try it with --sim)",
+			"%s on %s feeds no thermal pressure to the scheduler, so there is no backend to switch to %s: it needs a thermpress-patched kernel (or try it with --sim)",
 			k, s->kernel.arch[0] ? s->kernel.arch : "this architecture", name);
 	}
 }
@@ -518,7 +518,7 @@ static int stock_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_e
 			k);
 	default:
 		return tp_error_set(err, -EOPNOTSUPP,
-			"%s on %s feeds no thermal pressure to the scheduler, so there is nothing to decay: a decay period needs a thermpress-patched arm64 kernel",
+			"%s on %s feeds no thermal pressure to the scheduler, so there is nothing to decay: a decay period needs a thermpress-patched kernel",
 			k, s->kernel.arch[0] ? s->kernel.arch : "this architecture");
 	}
 }

@@ -6,18 +6,18 @@ source "$(dirname "$0")/lib.sh"
 root=$(cd "$E2E_DIR/../.." && pwd)
 
 cands() { "$TP" __complete "$@" | tr '\n' ' '; }
-assert_eq "$(cands "")" "show cap backend decay sim shell version help " "top-level commands"
+assert_eq "$(cands "")" "show top cap backend decay sim record replay bench shell version help " "top-level commands"
 assert_eq "$(cands s)" "show sim shell " "prefix s"
 assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and --json"
 assert_eq "$(cands show cpu "")" "all --json " "show cpu: all"
-assert_eq "$(cands cap "")" "set clear " "cap subcommands"
+assert_eq "$(cands cap "")" "set clear hold restore play " "cap subcommands"
 assert_eq "$(cands cap set "")" "all " "cap set: a CPU list"
 assert_eq "$(cands backend set "")" "instant pelt decay " "backend set: the plugins"
 assert_eq "$(cands backend set pelt "")" "decay " "backend set NAME: decay"
 assert_eq "$(cands sim serve --preset "")" "hikey960 db410c smp: " "sim serve --preset: presets"
 assert_eq "$(cands --sim --root /x sh)" "show shell " "global options are skipped"
 assert_eq "$(cands --ro)" "--root " "global options"
-assert_eq "$(cands help cap "")" "set clear " "help completes command words"
+assert_eq "$(cands help cap "")" "set clear hold restore play " "help completes command words"
 assert_eq "$(cands __)" "" "hidden commands are not offered"
 
 # The bash completion script, as bash would call it.
@@ -30,7 +30,7 @@ bash_reply() {
 }
 assert_eq "$(bash_reply sh)" "show shell " "bash: thermpress sh<TAB>"
 assert_eq "$(bash_reply show st)" "status " "bash: thermpress show st<TAB>"
-assert_eq "$(bash_reply --sim cap "")" "set clear " "bash: after --sim"
+assert_eq "$(bash_reply --sim cap "")" "set clear hold restore play " "bash: after --sim"
 assert_eq "$(bash_reply backend set p)" "pelt " "bash: backend names"
 
 # The man page, from the same table.

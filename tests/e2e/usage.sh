@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 cases=$(cat <<'C'
 --sim frobnicate	unknown command 'frobnicate' (see 'thermpress help')
 --sim s	ambiguous command 's' (could be: show, sim, shell)
---sim cap	'cap' needs a subcommand (set, clear)
+--sim cap	'cap' needs a subcommand (set, clear, hold, restore, play)
 --sim cap frob	unknown command 'cap frob' (see 'thermpress help cap')
 --sim cap set 1	cap set: missing argument (usage: cap set CPULIST VALUE)
 --sim cap clear all 5	cap clear: unexpected argument '5' (usage: cap clear CPULIST)
