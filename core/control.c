@@ -170,10 +170,16 @@ int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
 	int rc;
 	size_t i;
 
-	/* A stock kernel cannot switch: it says why, and what would be needed. */
-	if (src->kind == TP_SOURCE_STOCK)
-		return src->ops->set_backend(src, name, err);
 	rc = read_backends(src, &st, err);
+	/*
+	 * A stock kernel cannot switch or change its decay: it says why, and what
+	 * would be needed, for the request as asked.
+	 */
+	if (src->kind == TP_SOURCE_STOCK) {
+		if (rc == 0 && decay_ms && st.active >= 0 && strcmp(st.names[st.active], name) == 0)
+			return src->ops->set_decay(src, decay_ms, err);
+		return src->ops->set_backend(src, name, err);
+	}
 
 	if (rc < 0)
 		return rc;
