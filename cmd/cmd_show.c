@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <thermpress/stock.h>
+
 #include "commands.h"
 
 static void fmt_decay(char *buf, size_t len, int64_t decay_ms)
@@ -75,16 +77,133 @@ static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
 		out_printf(ctx, "~ estimated: the source does not report it, thermpress computed it\n");
 }
 
+/* "45.0 C", "-" */
+static void fmt_temp(char *buf, size_t len, int64_t mc)
+{
+	if (mc == TP_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%lld.%lld C", mc < 0 ? "-" : "",
+			 (long long)((mc < 0 ? -mc : mc) / 1000),
+			 (long long)((mc < 0 ? -mc : mc) % 1000 / 100));
+}
+
+static const char *trace_word(int v)
+{
+	return v == 1 ? "present" : v == 0 ? "absent" : "unknown";
+}
+
+/* Describe a stock source; 0, or an exit status (reported). */
+static int stock_describe(struct cmd_ctx *ctx, struct tp_stock_info *info)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_stock_describe(ctx->src, info, &err);
+
+	if (rc < 0) {
+		tp_stock_info_release(info);
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
+	}
+	return 0;
+}
+
+/* After the table on a stock source: what is missing, and what the kernel does. */
+static int print_stock_notes(struct cmd_ctx *ctx)
+{
+	struct tp_stock_info info;
+	int rc;
+
+	if (tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
+		return 0;
+	rc = stock_describe(ctx, &info);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < info.nr_notes; i++)
+		out_printf(ctx, "note: %s\n", info.notes[i]);
+	if (info.model_text[0])
+		out_printf(ctx, "kernel: %s\n", info.model_text);
+	tp_stock_info_release(&info);
+	return 0;
+}
+
+/* The stock-kernel part of show status. */
+static int print_stock_status(struct cmd_ctx *ctx)
+{
+	struct tp_stock_info info;
+	char t[32], buf[64];
+	int rc = stock_describe(ctx, &info);
+
+	if (rc)
+		return rc;
+	out_printf(ctx, "kernel:            %s (%s)\n", info.release[0] ? info.release : "-",
+		   info.arch[0] ? info.arch : "-");
+	out_printf(ctx, "kernel model:      %s\n", info.model_text[0] ? info.model_text : "-");
+	if (info.decay_shift == TP_NONE)
+		out_printf(ctx, "decay shift:       - (not used by this kernel%s)\n",
+			   info.decay_shift_from_cmdline ?
+			   "; sched_thermal_decay_shift= on /proc/cmdline is ignored" : "");
+	else
+		out_printf(ctx, "decay shift:       %d (%s)\n", info.decay_shift,
+			   info.decay_shift_from_cmdline ?
+			   "sched_thermal_decay_shift= on /proc/cmdline" : "default, not on /proc/cmdline");
+	if (!info.nr_zones)
+		out_printf(ctx, "thermal zones:     none\n");
+	for (size_t i = 0; i < info.nr_zones; i++) {
+		const struct tp_stock_zone *z = &info.zones[i];
+		fmt_temp(t, sizeof(t), z->temp_mc);
+		out_printf(ctx, "thermal zone:      thermal_zone%d %s %s, trips:", z->id,
+			   z->type[0] ? z->type : "-", t);
+		if (!z->nr_trips)
+			out_printf(ctx, " none");
+		for (size_t j = 0; j < z->nr_trips; j++) {
+			fmt_temp(t, sizeof(t), z->trips[j].temp_mc);
+			out_printf(ctx, "%s %s %s", j ? "," : "",
+				   z->trips[j].type[0] ? z->trips[j].type : "-", t);
+		}
+		out_printf(ctx, "\n");
+	}
+	size_t ncool = 0;
+	for (size_t i = 0; i < info.nr_cooling; i++) {
+		const struct tp_stock_cooling *c = &info.cooling[i];
+		char cur[24], max[24];
+		if (c->domain == TP_NONE)
+			continue;
+		ncool++;
+		fmt_i64(cur, sizeof(cur), c->cur_state);
+		fmt_i64(max, sizeof(max), c->max_state);
+		fmt_i64(buf, sizeof(buf), c->cap_khz);
+		out_printf(ctx, "cooling device:    cooling_device%d %s (policy%d) state %s/%s -> cap %s kHz\n",
+			   c->id, c->type[0] ? c->type : "-", c->domain, cur, max, buf);
+	}
+	if (!ncool)
+		out_printf(ctx, "cooling device:    none (no cpufreq cooling device)\n");
+	out_printf(ctx, "tracefs:           thermal_pressure_update %s, hw_pressure_update %s%s%s\n",
+		   trace_word(info.trace_thermal_pressure), trace_word(info.trace_hw_pressure),
+		   info.tracefs[0] ? " in " : " (tracefs not readable)", info.tracefs);
+	out_printf(ctx, "cap method:        %s\n", tp_stock_cap_method_name(info.cap_method));
+	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : "-");
+	if (info.nr_pending)
+		out_printf(ctx, "pending:           %zu limit%s pending (run 'thermpress cap restore')\n",
+			   info.nr_pending, info.nr_pending == 1 ? "" : "s");
+	else
+		out_printf(ctx, "pending:           none\n");
+	for (size_t i = 0; i < info.nr_notes; i++)
+		out_printf(ctx, "note:              %s\n", info.notes[i]);
+	tp_stock_info_release(&info);
+	return 0;
+}
+
 static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_snapshot snap = { 0 };
 	int rc = ctx_snapshot(ctx, &snap);
 
 	if (!rc) {
-		if (ctx->cmd_json)
-			out_json(ctx, json_snapshot(ctx->src, &snap, NULL));
-		else
+		if (ctx->cmd_json) {
+			rc = out_json_stock(ctx, json_snapshot(ctx->src, &snap, NULL));
+		} else {
 			print_table(ctx, &snap, NULL);
+			rc = print_stock_notes(ctx);
+		}
 	}
 	tp_snapshot_release(&snap);
 	return rc;
@@ -104,10 +223,12 @@ static int exec_show_cpu(struct cmd_ctx *ctx, int argc, char **argv)
 		rc = cmd_tp_error(ctx, rc, &err);
 		goto out;
 	}
-	if (ctx->cmd_json)
-		out_json(ctx, json_snapshot(ctx->src, &snap, &set));
-	else
+	if (ctx->cmd_json) {
+		rc = out_json_stock(ctx, json_snapshot(ctx->src, &snap, &set));
+	} else {
 		print_table(ctx, &snap, &set);
+		rc = print_stock_notes(ctx);
+	}
 out:
 	tp_snapshot_release(&snap);
 	return rc;
@@ -161,7 +282,7 @@ static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		goto out;
 	if (ctx->cmd_json) {
-		out_json(ctx, json_status(ctx->src, &snap));
+		rc = out_json_stock(ctx, json_status(ctx->src, &snap));
 		goto out;
 	}
 	tp_cpuset_zero(&online);
@@ -197,6 +318,8 @@ static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 		out_printf(ctx, "plugin warnings:   none\n");
 	for (size_t i = 0; i < nw; i++)
 		out_printf(ctx, "plugin warning:    %s\n", tp_plugins_warning(set, i));
+	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK)
+		rc = print_stock_status(ctx);
 out:
 	tp_snapshot_release(&snap);
 	return rc;

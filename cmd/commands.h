@@ -133,6 +133,8 @@ struct json_object *json_snapshot(const struct tp_source *src, const struct tp_s
 struct json_object *json_backends(const struct tp_backend_info *b, size_t n);
 struct json_object *json_status(const struct tp_source *src, const struct tp_snapshot *snap);
 void out_json(struct cmd_ctx *ctx, struct json_object *obj);
+/* out_json() after adding "stock" (docs/json.md) on a stock source; 0 or an exit status. */
+int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj);
 #define JSON_SCHEMA_VERSION 1
 
 /* context.c */

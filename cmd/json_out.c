@@ -3,7 +3,10 @@
  * The --json documents (docs/json.md): built with json-c.  A missing value is null,
  * never 0; every document carries "schema_version".
  */
+#include <string.h>
+
 #include <json-c/json.h>
+#include <thermpress/stock.h>
 
 #include "commands.h"
 
@@ -154,6 +157,109 @@ struct json_object *json_status(const struct tp_source *src, const struct tp_sna
 		json_object_array_add(warnings, json_object_new_string(tp_plugins_warning(set, i)));
 	add(o, "plugin_warnings", warnings);
 	return o;
+}
+
+static const char *model_name(enum tp_stock_model m)
+{
+	switch (m) {
+	case TP_STOCK_MODEL_THERMAL_PELT:
+		return "thermal_pelt";
+	case TP_STOCK_MODEL_CPUFREQ_HW:
+		return "cpufreq_hw";
+	default:
+		return "none";
+	}
+}
+
+static struct json_object *jtrace(int v)
+{
+	return jbool3(v);
+}
+
+static struct json_object *json_stock(const struct tp_stock_info *info)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *zones = json_object_new_array();
+	struct json_object *cooling = json_object_new_array();
+	struct json_object *notes = json_object_new_array();
+	struct json_object *trace = json_object_new_object();
+
+	add(o, "release", jstr(info->release));
+	add(o, "arch", jstr(info->arch));
+	add(o, "model", json_object_new_string(model_name(info->model)));
+	add(o, "model_text", jstr(info->model_text));
+	add(o, "decay_shift", info->decay_shift == TP_NONE ? NULL : json_object_new_int(info->decay_shift));
+	add(o, "decay_shift_from_cmdline", json_object_new_boolean(info->decay_shift_from_cmdline));
+	add(o, "has_cpufreq", json_object_new_boolean(info->has_cpufreq));
+	add(o, "has_cpu_capacity", json_object_new_boolean(info->has_cpu_capacity));
+	add(o, "uses_libcpupower", json_object_new_boolean(info->uses_libcpupower));
+	for (size_t i = 0; i < info->nr_zones; i++) {
+		const struct tp_stock_zone *z = &info->zones[i];
+		struct json_object *j = json_object_new_object();
+		struct json_object *trips = json_object_new_array();
+		add(j, "id", json_object_new_int(z->id));
+		add(j, "type", jstr(z->type));
+		add(j, "temp_mc", z->temp_mc == TP_NONE ? NULL : json_object_new_int64(z->temp_mc));
+		for (size_t k = 0; k < z->nr_trips; k++) {
+			struct json_object *t = json_object_new_object();
+			add(t, "type", jstr(z->trips[k].type));
+			add(t, "temp_mc", z->trips[k].temp_mc == TP_NONE ? NULL :
+			    json_object_new_int64(z->trips[k].temp_mc));
+			add(t, "hyst_mc", z->trips[k].hyst_mc == TP_NONE ? NULL :
+			    json_object_new_int64(z->trips[k].hyst_mc));
+			json_object_array_add(trips, t);
+		}
+		add(j, "trips", trips);
+		json_object_array_add(zones, j);
+	}
+	add(o, "thermal_zones", zones);
+	for (size_t i = 0; i < info->nr_cooling; i++) {
+		const struct tp_stock_cooling *c = &info->cooling[i];
+		struct json_object *j;
+		if (c->domain == TP_NONE)
+			continue;
+		j = json_object_new_object();
+		add(j, "id", json_object_new_int(c->id));
+		add(j, "type", jstr(c->type));
+		add(j, "domain_id", json_object_new_int(c->domain));
+		add(j, "cur_state", jint(c->cur_state));
+		add(j, "max_state", jint(c->max_state));
+		add(j, "cap_khz", jint(c->cap_khz));
+		json_object_array_add(cooling, j);
+	}
+	add(o, "cooling_devices", cooling);
+	add(trace, "thermal_pressure_update", jtrace(info->trace_thermal_pressure));
+	add(trace, "hw_pressure_update", jtrace(info->trace_hw_pressure));
+	add(trace, "events_dir", jstr(info->tracefs));
+	add(o, "trace_events", trace);
+	add(o, "cap_method", json_object_new_string(tp_stock_cap_method_name(info->cap_method)));
+	add(o, "state_file", jstr(info->state_file));
+	add(o, "nr_pending", json_object_new_int64((int64_t)info->nr_pending));
+	for (size_t i = 0; i < info->nr_notes; i++)
+		json_object_array_add(notes, json_object_new_string(info->notes[i]));
+	add(o, "notes", notes);
+	return o;
+}
+
+int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
+{
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	int rc;
+
+	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK) {
+		rc = tp_stock_describe(ctx->src, &info, &err);
+		if (rc < 0) {
+			tp_stock_info_release(&info);
+			json_object_put(obj);
+			return cmd_error(ctx, EXIT_RUNTIME, "%s",
+					 err.msg[0] ? err.msg : strerror(-rc));
+		}
+		add(obj, "stock", json_stock(&info));
+		tp_stock_info_release(&info);
+	}
+	out_json(ctx, obj);
+	return 0;
 }
 
 void out_json(struct cmd_ctx *ctx, struct json_object *obj)
