@@ -23,6 +23,9 @@ struct tp_source *ctx_source(struct cmd_ctx *ctx)
 		size_t n = set ? tp_plugins_warning_count(set) : 0;
 		for (size_t i = 0; i < n; i++)
 			cmd_warning(ctx, "%s", tp_plugins_warning(set, i));
+		if (tp_source_plugin_error(ctx->src))
+			cmd_warning(ctx, "%s (no backend summaries, no estimated averages)",
+				    tp_source_plugin_error(ctx->src));
 		ctx->warned = true;
 	}
 	return ctx->src;

@@ -74,6 +74,8 @@ int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
 		free(src);
 		return tp_error_set(err, rc, "simulator: %s", plugin_err.msg);
 	}
+	if (rc < 0)
+		snprintf(src->plugin_error, sizeof(src->plugin_error), "%s", plugin_err.msg);
 
 	switch (opts->kind) {
 	case TP_SOURCE_SIM:
@@ -127,6 +129,11 @@ void tp_source_close(struct tp_source *src)
 		src->ops->close(src);
 	tp_plugins_free(src->plugins);
 	free(src);
+}
+
+const char *tp_source_plugin_error(const struct tp_source *src)
+{
+	return src->plugin_error[0] ? src->plugin_error : NULL;
 }
 
 enum tp_source_kind tp_source_kind(const struct tp_source *src)

@@ -36,7 +36,8 @@ struct tp_source {
 	const struct tp_source_ops *ops;
 	enum tp_source_kind kind;
 	char description[256];
-	struct tp_plugin_set *plugins;	/* owned */
+	struct tp_plugin_set *plugins;	/* owned; NULL when loading failed */
+	char plugin_error[256];		/* why, when plugins is NULL */
 	void *priv;			/* the source's own state */
 };
 

@@ -237,8 +237,13 @@ const struct tp_backend_ops *tp_plugins_get(const struct tp_plugin_set *set, siz
 const struct tp_backend_ops *tp_plugins_find(const struct tp_plugin_set *set, const char *name);
 size_t tp_plugins_warning_count(const struct tp_plugin_set *set);
 const char *tp_plugins_warning(const struct tp_plugin_set *set, size_t i);
-/* The plugin set a source loaded (every source loads one). */
+/* The plugin set a source loaded; NULL when none could be loaded. */
 const struct tp_plugin_set *tp_source_plugins(const struct tp_source *src);
+/*
+ * Why no plugin set could be loaded (the source still works, but shows no backend
+ * summaries and estimates no averages), or NULL.
+ */
+const char *tp_source_plugin_error(const struct tp_source *src);
 
 /* One averaging instance whose state the host allocates. */
 struct tp_avg {
