@@ -253,6 +253,8 @@ static double best(double a, double b)
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+
+	setenv(TP_ENV_PLUGIN_DIR, BENCH_PLUGIN_DIR, 0);	/* the build tree's plugins */
 	struct tp_plugin_set *plugins = NULL;
 	struct tp_error err = { 0 };
 	struct tp_replay_backend b[3];

@@ -267,6 +267,8 @@ int main(int argc, char **argv)
 	static const int sizes[] = { 8, 256, 4096 };
 	int fails = 0;
 
+	setenv(TP_ENV_PLUGIN_DIR, BENCH_PLUGIN_DIR, 0);	/* the build tree's plugins */
+
 	if (argc > 1)
 		min_seconds = atof(argv[1]);
 	printf("one snapshot, microseconds (each measured for at least %.2f s)\n", min_seconds);
