@@ -104,6 +104,12 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 const struct cmd_entry *cmd_find(const char *path);
 /* Run one command line given as words; records and returns its exit status. */
 int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
+/*
+ * The message (no "thermpress: ") for a first word the caller does not offer in mode
+ * (the shell registers no hidden or CMD_NO_SHELL commands): the resolver's message for
+ * an unknown or ambiguous word, the mode's refusal, or "unknown command".
+ */
+void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size_t msglen);
 /* Run a resolved entry with its arguments (checks counts, --json, the mode). */
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
 /* The child words of the node named by the first depth words of prefix. */

@@ -93,6 +93,13 @@ static bool has_children(const char *path)
 	return yes;
 }
 
+/* "unknown command 'PATH WORD' (see 'thermpress help PATH')"; path may be "". */
+static void unknown_message(char *msg, size_t msglen, const char *path, const char *word)
+{
+	snprintf(msg, msglen, "unknown command '%s%s%s' (see 'thermpress help%s%s')",
+		 path, *path ? " " : "", word, *path ? " " : "", path);
+}
+
 int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t msglen)
 {
 	memset(m, 0, sizeof(*m));
@@ -140,12 +147,11 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 		return 0;
 	if (!*m->path) {
 		if (argc)
-			snprintf(msg, msglen, "unknown command '%s' (see 'thermpress help')", argv[0]);
+			unknown_message(msg, msglen, "", argv[0]);
 		else
 			snprintf(msg, msglen, "no command given (see 'thermpress help')");
 	} else if (i < argc) {
-		snprintf(msg, msglen, "unknown command '%s %s' (see 'thermpress help %s')",
-			 m->path, argv[i], m->path);
+		unknown_message(msg, msglen, m->path, argv[i]);
 	} else {
 		struct cmd_cands kids = { 0 };
 		char list[256] = "";
@@ -160,18 +166,38 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 	return EXIT_USAGE;
 }
 
+/* Why e cannot run in mode, into msg; false if it can. */
+static bool mode_refuses(const struct cmd_entry *e, enum cmd_mode mode, char *msg, size_t msglen)
+{
+	if ((e->flags & CMD_NO_SHELL) && mode == MODE_SHELL)
+		snprintf(msg, msglen, "'%s' cannot be run inside the shell", e->path);
+	else if ((e->flags & CMD_NO_SCRIPT) && mode == MODE_SCRIPT)
+		snprintf(msg, msglen, "'%s' cannot be run from a script", e->path);
+	else
+		return false;
+	return true;
+}
+
+void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size_t msglen)
+{
+	struct cmd_match m;
+	char *argv[] = { (char *)word, NULL };
+
+	if (cmd_resolve(1, argv, &m, msg, msglen))
+		return;
+	if ((m.entry->flags & CMD_HIDDEN) || !mode_refuses(m.entry, mode, msg, msglen))
+		unknown_message(msg, msglen, "", word);
+}
+
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv)
 {
 	char *args[CMD_MAX_WORDS + 1];
+	char msg[512];
 	int n = 0;
 	bool json = false;
 
-	if ((e->flags & CMD_NO_SHELL) && ctx->mode == MODE_SHELL)
-		return ctx->status = cmd_error(ctx, EXIT_USAGE, "'%s' cannot be run inside the shell",
-					       e->path);
-	if ((e->flags & CMD_NO_SCRIPT) && ctx->mode == MODE_SCRIPT)
-		return ctx->status = cmd_error(ctx, EXIT_USAGE, "'%s' cannot be run from a script",
-					       e->path);
+	if (mode_refuses(e, ctx->mode, msg, sizeof(msg)))
+		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	for (int i = 0; i < argc && n < CMD_MAX_WORDS; i++) {
 		if ((e->flags & CMD_JSON) && !strcmp(argv[i], "--json"))
 			json = true;
@@ -182,10 +208,10 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s: missing argument (usage: %s %s)",
 					       e->path, e->path, e->args ? e->args : "");
 	if (e->max_args >= 0 && n > e->max_args) {
-		if (has_children(e->path) && e->max_args == 0 && args[0][0] != '-')
-			return ctx->status = cmd_error(ctx, EXIT_USAGE,
-				"unknown command '%s %s' (see 'thermpress help %s')",
-				e->path, args[e->max_args], e->path);
+		if (has_children(e->path) && e->max_args == 0 && args[0][0] != '-') {
+			unknown_message(msg, sizeof(msg), e->path, args[e->max_args]);
+			return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
+		}
 		return ctx->status = cmd_error(ctx, EXIT_USAGE,
 			"%s: unexpected argument '%s' (usage: %s%s%s)", e->path,
 			args[e->max_args], e->path, e->args ? " " : "", e->args ? e->args : "");

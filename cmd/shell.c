@@ -6,9 +6,18 @@
  * closes it (it gets a dup of the terminal), only '\r' ends a line (the terminal is
  * put in raw mode and telnet negotiation is off), and prefixes are only checked for
  * ambiguity after the privilege has been toggled once.
+ *
+ * Every node, groups included, runs shell_callback, which hands the words back to
+ * cmd_dispatch(): a group alone, a word libcli does not know under a group, a wrong
+ * argument count get the one-shot messages.  libcli calls a node's callback with the
+ * unmatched words when a child word fails.  A first word that matches nothing has no
+ * such fallback (libcli 1.10.7 prints `Invalid command "x"` from inside cli_loop, with
+ * no hook before the line is parsed); shell_print, the print callback, replaces that
+ * one message while the first stage of the line is being located.
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/select.h>
 #include <string.h>
 #include <termios.h>
@@ -18,18 +27,83 @@
 
 #include "commands.h"
 
+static bool in_command;		/* shell_callback is running: the output is ours */
+
 static int shell_callback(struct cli_def *cli, const char *command, char *argv[], int argc)
 {
 	struct cmd_ctx *ctx = cli_get_context(cli);
-	const struct cmd_entry *e = cmd_find(command);
+	char **words;
+	int n = 0;
 
-	if (!e) {
-		cli_error(cli, "thermpress: unknown command '%s'", command);
-		return CLI_OK;
-	}
-	cmd_run_entry(ctx, e, argc, argv);
+	/* command is the full path libcli matched; the words after it follow. */
+	words = calloc((size_t)argc + CMD_MAX_WORDS + 1, sizeof(*words));
+	char *path = strdup(command);
+	if (!words || !path)
+		abort();
+	for (char *save = NULL, *w = strtok_r(path, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (n < CMD_MAX_WORDS)
+			words[n++] = w;
+	for (int i = 0; i < argc; i++)
+		words[n++] = argv[i];
+	in_command = true;
+	cmd_dispatch(ctx, n, words);
+	in_command = false;
+	free(path);
+	free(words);
 	/* Our own messages were printed; libcli must not add its own. */
 	return CLI_OK;
+}
+
+/* libcli's output and ours, written as libcli would (cli_loop sets cli->client). */
+static void shell_print(struct cli_def *cli, const char *line)
+{
+	struct cli_pipeline *p = cli->pipeline;
+
+	if (!cli->client)
+		return;
+	if (!in_command && p && p->current_stage && p->current_stage->stage_num == 0 &&
+	    p->current_stage->num_words > 0 && !strncmp(line, "Invalid command \"", 17)) {
+		struct cmd_ctx *ctx = cli_get_context(cli);
+		char msg[512];
+		cmd_unoffered_message(p->current_stage->words[0], MODE_SHELL, msg, sizeof(msg));
+		/* Not cli_error(): libcli's print buffer is in use. */
+		fprintf(cli->client, "thermpress: %s\r\n", msg);
+		ctx->status = EXIT_USAGE;
+		return;
+	}
+	fprintf(cli->client, "%s\r\n", line);
+}
+
+/* TAB after a command: no candidates from the synopsis (it is only shown by `?`). */
+static int no_completions(struct cli_def *cli, const char *name, const char *word,
+			  struct cli_comphelp *comphelp)
+{
+	(void)cli, (void)name, (void)word, (void)comphelp;
+	return CLI_OK;
+}
+
+/*
+ * `?` after a command shows its synopsis, through one optarg that only lends its name
+ * to the help: it records nothing (CLI_CMD_DO_NOT_RECORD), so every word still reaches
+ * the callback as an argument, and is never required.  libcli shows an argument as
+ * <NAME> and an option as [NAME] (and then <cr>, the command being complete): a
+ * synopsis that is all optional, "[A] [B]", is registered as the option "A] [B".
+ */
+static void add_synopsis(struct cli_command *c, const struct cmd_entry *e)
+{
+	size_t len = strlen(e->args);
+	int flags = CLI_CMD_DO_NOT_RECORD;
+	char name[256];
+
+	if (len > 2 && e->args[0] == '[' && e->args[len - 1] == ']') {
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 2), e->args + 1);
+		flags |= CLI_CMD_HYPHENATED_OPTION;
+	} else {
+		snprintf(name, sizeof(name), "%s", e->args);
+		flags |= CLI_CMD_ARGUMENT;
+	}
+	cli_register_optarg(c, name, flags, PRIVILEGE_UNPRIVILEGED, MODE_EXEC, e->summary,
+			    no_completions, NULL, NULL);
 }
 
 /* The node for path, registering it (and its parents) on first use. */
@@ -61,8 +135,10 @@ static struct cli_command *node_for(struct cli_def *cli, struct node *nodes, siz
 		if (!strcmp(cmd_groups[g].name, path))
 			help = cmd_groups[g].summary;
 
-	struct cli_command *c = cli_register_command(cli, parent, word,
-		e ? shell_callback : NULL, PRIVILEGE_UNPRIVILEGED, MODE_EXEC, help);
+	struct cli_command *c = cli_register_command(cli, parent, word, shell_callback,
+		PRIVILEGE_UNPRIVILEGED, MODE_EXEC, help);
+	if (c && e && e->args)
+		add_synopsis(c, e);
 	snprintf(nodes[*n].path, sizeof(nodes[*n].path), "%s", path);
 	nodes[*n].c = c;
 	(*n)++;
@@ -94,6 +170,7 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 		node_for(cli, nodes, &n, sizeof(nodes) / sizeof(nodes[0]), e->path);
 	}
 	cli_set_context(cli, ctx);
+	cli_print_callback(cli, shell_print);
 	/* Recompute the unique prefixes now that every command is registered. */
 	cli_set_privilege(cli, PRIVILEGE_PRIVILEGED);
 	cli_set_privilege(cli, PRIVILEGE_UNPRIVILEGED);

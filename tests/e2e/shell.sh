@@ -19,6 +19,15 @@ backend set decay decay 1s
 show backends | include yes
 help cap set
 version
+frob
+s
+cap
+cap frob
+cap set 4
+version extra
+shell
+cap set \?
+show backends \?
 S
 t=$(cat "$tmp/t")
 block() {	# the output of the session line $1
@@ -47,6 +56,31 @@ assert_contains "$(block 'show status | include capped')" "capped cpus:       4-
 assert_match "$(block 'show backends | include yes')" 'decay +yes +1000 ms' "backend set in the shell"
 assert_contains "$(block 'help cap set')" "usage: cap set CPULIST VALUE" "help in the shell"
 assert_match "$(block 'version')" 'thermpress [0-9]+\.' "version in the shell"
+# The one-shot messages, one line each, not libcli's `Invalid command "x"`.
+assert_not_contains "$t" "Invalid command" "no libcli error messages"
+shell_error() {	# session line, message, what
+	local b
+	b=$(block "$1" | grep -v "^$1\$" | grep -v '^thermpress> ' | grep -v '^$')
+	assert_eq "$b" "thermpress: $2" "$3"
+}
+shell_error 'frob' "unknown command 'frob' (see 'thermpress help')" "unknown command"
+shell_error 's' "ambiguous command 's' (could be: show, sim, shell)" "ambiguous command"
+shell_error 'cap' "'cap' needs a subcommand (set, clear, hold, restore, play)" "group without a subcommand"
+shell_error 'cap frob' "unknown command 'cap frob' (see 'thermpress help cap')" "unknown subcommand"
+shell_error 'cap set 4' "cap set: missing argument (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "missing argument"
+shell_error 'version extra' "version: unexpected argument 'extra' (usage: version)" "unexpected argument"
+shell_error 'shell' "'shell' cannot be run inside the shell" "no shell in the shell"
+for w in frob s cap 'cap frob' 'cap set 4' 'version extra'; do
+	run "$TP" --sim $w
+	assert_eq "$err" "$(block "$w" | grep '^thermpress: ')" "'$w': the shell says what one-shot says"
+done
+b=$(block 'cap set \?')
+assert_contains "$b" "<CPULIST VALUE [--via scaling_max_freq|cooling]>" "? after a command: its synopsis"
+assert_contains "$b" "cap the maximum frequency" "? after a command: its summary"
+assert_not_contains "$b" "<cr>" "? after a command with a required argument: no <cr>"
+b=$(block 'show backends \?')
+assert_match "$b" '\[--json\] +list the averaging backends' "? after a command with options only"
+assert_contains "$b" "<cr>" "? after a command with options only: <cr>"
 assert_contains "$t" "exit 0" "quit leaves with status 0"
 
 run "$TP" --sim shell
