@@ -25,6 +25,7 @@ extern char **environ;
 struct player {
 	struct tp_source *src;
 	const struct tp_profile *prof;
+	bool virtual_clock;
 	volatile int stop;
 	int rc;
 	struct tp_error err;
@@ -34,8 +35,17 @@ struct player {
 static void *play_thread(void *arg)
 {
 	struct player *p = arg;
-	/* in real time even on a virtual clock: the workload runs in real time */
-	struct tp_play_options o = { .stop = &p->stop };
+	/*
+	 * In real time the profile is cut short when the workload ends.  On a virtual
+	 * clock every step is applied at its virtual time (the clock advances by the
+	 * profile's length, whatever the workload's wall time: deterministic), and the
+	 * last step's caps hold until the workload ends; only a signal cuts it short.
+	 */
+	struct tp_play_options o = {
+		.virtual_clock = p->virtual_clock,
+		.stop = p->virtual_clock ? &exp_stop : &p->stop,
+		.hold = p->virtual_clock ? &p->stop : NULL,
+	};
 
 	p->rc = tp_profile_play(p->src, p->prof, &o, &p->err);
 	return NULL;
@@ -149,6 +159,7 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 	long runs = 10;
 	int64_t orig_decay = 0;
 	int status = 0, rc;
+	bool vclock = false;
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -191,6 +202,7 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		return status;
 	if (profile && (status = exp_load_profile(ctx, profile, &prof)))
 		return status;
+	vclock = profile && exp_any_virtual_clock(ctx);
 	rc = tp_backend_list(ctx->src, info, TP_MAX_BACKENDS, &ninfo, &err);
 	if (rc < 0) {
 		status = cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
@@ -216,7 +228,8 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 			break;
 		}
 		for (long r = 0; r < runs && !status && !exp_stop; r++) {
-			struct player pl = { .src = ctx->src, .prof = &prof };
+			struct player pl = { .src = ctx->src, .prof = &prof,
+					     .virtual_clock = vclock };
 			bool playing = false;
 
 			if (profile) {
@@ -326,7 +339,10 @@ const struct cmd_entry cmd_bench_entry = {
 		"of --backends (default instant,pelt,decay; NAME:MS names one decay period) "
 		"crossed with --decay (default 125,250,500) where it has a decay period; pelt "
 		"rounds to its half-lives, so 125 runs as pelt:128.  --profile plays a cap "
-		"profile alongside every run (in real time) and restores the caps after it.  "
+		"profile alongside every run and restores the caps after it: in real time, or on "
+		"a simulator with a virtual clock (--sim --virtual-clock, or a served one) at "
+		"its virtual times, the clock advancing by the profile's length each run and "
+		"the last step's caps held until the run ends.  "
 		"Afterwards the backend and decay in force before are restored.  Against the "
 		"simulator it is a full dry run.",
 	.min_args = 1, .max_args = -1,

@@ -116,6 +116,30 @@ bool exp_virtual_clock(struct cmd_ctx *ctx)
 	       ctx->opts.sim_virtual_clock;
 }
 
+bool exp_any_virtual_clock(struct cmd_ctx *ctx)
+{
+	const char *env = getenv("THERMPRESS_ROOT"), *root;
+	char path[4200], buf[16] = "";
+	FILE *fp;
+
+	if (exp_virtual_clock(ctx))
+		return true;
+	if (!ctx->src || tp_source_kind(ctx->src) != TP_SOURCE_PATCHED)
+		return false;
+	/* a served simulator: its sim_clock reads "virtual" (a kernel has none) */
+	root = ctx->opts.root && *ctx->opts.root ? ctx->opts.root : env && *env ? env : "/";
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/sim_clock", root, TP_ABI_DIR) >=
+	    sizeof(path))
+		return false;
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	if (!fgets(buf, sizeof(buf), fp))
+		buf[0] = '\0';
+	fclose(fp);
+	return !strcmp(buf, "virtual\n") || !strcmp(buf, "virtual");
+}
+
 bool exp_progress_enabled(struct cmd_ctx *ctx)
 {
 	return !ctx->cli && isatty(STDERR_FILENO);

@@ -23,6 +23,8 @@ void exp_signals_install(void);
 void exp_signals_restore(void);
 /* The simulator on a virtual clock: time moves by advancing it, not by sleeping. */
 bool exp_virtual_clock(struct cmd_ctx *ctx);
+/* That, or a served simulator (through --root or $THERMPRESS_ROOT) on a virtual clock. */
+bool exp_any_virtual_clock(struct cmd_ctx *ctx);
 /* Progress lines go to a terminal only (one-shot mode). */
 bool exp_progress_enabled(struct cmd_ctx *ctx);
 

@@ -310,6 +310,11 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		if (opts && opts->on_step)
 			opts->on_step(opts->arg, st);
 	}
+	while (!rc && opts && opts->hold && !*opts->hold && !stopped(opts)) {
+		struct timespec ts = { 0, 5000000 };
+
+		nanosleep(&ts, NULL);
+	}
 	rrc = restore(src, &before, &touched, err);
 	tp_snapshot_release(&before);
 	if (rrc)

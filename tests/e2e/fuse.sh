@@ -71,6 +71,18 @@ run "$TP" --root "$mnt" cap set 9 50%
 assert_rc 2 "bad cpu through FUSE"
 assert_eq "$err" "thermpress: cpu 9 does not exist (online: 0-7)" "bad cpu through FUSE: message"
 
+# bench --profile on the served virtual clock: the clock moves by the profile (500 ms) per run and
+# configuration, and the caps in force before are back afterwards.
+printf '%s\n' "0, big, 50%" "500ms, all, 1GHz" >"$tmp/prof.txt"
+run "$TP" --root "$mnt" --json show
+t0=$(printf '%s\n' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["time_ns"])')
+caps0=$(printf '%s\n' "$out" | python3 -c 'import json,sys; print([c["capped_freq_khz"] for c in json.load(sys.stdin)["cpus"]])')
+run "$TP" --root "$mnt" bench --backends instant,decay:250 --runs 2 --profile "$tmp/prof.txt" -- true
+assert_rc 0 "bench --profile on the served virtual clock"
+run "$TP" --root "$mnt" --json show
+json_check "$out" "d['time_ns'] == $t0 + 4 * 500000000 and [c['capped_freq_khz'] for c in d['cpus']] == $caps0" \
+	"bench --profile: the served clock advanced by the profile per run, caps restored"
+
 kill -TERM $server
 set +e
 wait $server

@@ -185,6 +185,23 @@ printf '%s\n' "$out" >b.json
 if valid_json b.json; then pass "bench --json: valid JSON"; else fail "bench --json: invalid JSON"; fi
 check "$(python3 -c 'import json; d=json.load(open("b.json")); c=d["configurations"]; print(len(c), c[0]["label"], len(c[0]["times_s"]), c[0]["mean_s"] > 0.04)')" \
 	"1 decay:500 2 True" "bench --json: configurations and times"
+# on a virtual clock the profile runs at its virtual times: two runs move the clock by 2 x 1 s,
+# the caps are restored, and the averages are those of playing the profile twice
+bench_vc=$(printf '%s\n' "backend set decay decay 250" \
+	"bench --backends decay:250 --runs 2 --profile prof.txt -- true" "show --json")
+run_script "$bench_vc" --sim --virtual-clock
+check "$rc" 0 "bench --profile on a virtual clock: exit 0"
+printf '%s\n' "$out" | sed -n '/^{/,$p' >bvc.json
+summ='import json,sys; d=json.load(open(sys.argv[1])); print(d["time_ns"], *sorted({c["capped_freq_khz"] == c["max_freq_khz"] for c in d["cpus"]}), *[c["avg_pressure"] for c in d["cpus"]])'
+check "$(python3 -c "$summ" bvc.json | cut -d' ' -f1-2)" "12000000000 True" \
+	"bench --profile on a virtual clock: the clock advanced by the profile each run, caps restored"
+run_script "backend set decay decay 250
+cap play prof.txt
+cap play prof.txt
+show --json" --sim --virtual-clock
+printf '%s\n' "$out" >pvc.json
+check "$(python3 -c "$summ" bvc.json)" "$(python3 -c "$summ" pvc.json)" \
+	"bench --profile on a virtual clock: the averages of playing the profile once per run"
 run "$TP" --sim bench --runs 2 -- false
 check "$rc" 1 "bench failing workload: exit 1"
 check "$err" "thermpress: bench: false exited with status 1" "bench failing workload: message"
