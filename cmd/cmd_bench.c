@@ -167,26 +167,26 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			command = i + 1 < argc ? argv + i + 1 : NULL;
 			break;
-		} else if (exp_is_option(a, "--backends")) {
-			if (!(backends = exp_option_value(ctx, "bench", argc, argv, &i, "--backends",
+		} else if (cmd_is_option(a, "--backends")) {
+			if (!(backends = cmd_option_value(ctx, "bench", argc, argv, &i, "--backends",
 							  &status)))
 				return status;
-		} else if (exp_is_option(a, "--decay")) {
-			if (!(decays = exp_option_value(ctx, "bench", argc, argv, &i, "--decay",
+		} else if (cmd_is_option(a, "--decay")) {
+			if (!(decays = cmd_option_value(ctx, "bench", argc, argv, &i, "--decay",
 							&status)))
 				return status;
-		} else if (exp_is_option(a, "--runs")) {
+		} else if (cmd_is_option(a, "--runs")) {
 			char *end;
 
-			if (!(v = exp_option_value(ctx, "bench", argc, argv, &i, "--runs", &status)))
+			if (!(v = cmd_option_value(ctx, "bench", argc, argv, &i, "--runs", &status)))
 				return status;
 			errno = 0;
 			runs = strtol(v, &end, 10);
 			if (errno || *end || end == v || runs < 1 || runs > MAX_RUNS)
 				return cmd_error(ctx, EXIT_USAGE, "bench: invalid number of runs '%s' "
 						 "(1..%d)", v, MAX_RUNS);
-		} else if (exp_is_option(a, "--profile")) {
-			if (!(profile = exp_option_value(ctx, "bench", argc, argv, &i, "--profile",
+		} else if (cmd_is_option(a, "--profile")) {
+			if (!(profile = cmd_option_value(ctx, "bench", argc, argv, &i, "--profile",
 							 &status)))
 				return status;
 		} else {

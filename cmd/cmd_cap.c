@@ -63,22 +63,6 @@ static int apply_via(struct cmd_ctx *ctx, const char *via)
 	return 0;
 }
 
-/* Parse a CPU list against the current topology; 0 or an exit status (reported). */
-static int parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
-{
-	struct tp_snapshot snap = { 0 };
-	struct tp_error err = { 0 };
-	int rc = ctx_snapshot(ctx, &snap);
-
-	if (!rc) {
-		rc = tp_parse_cpulist(text, &snap, set, &err);
-		if (rc < 0)
-			rc = cmd_tp_error(ctx, rc, &err);
-	}
-	tp_snapshot_release(&snap);
-	return rc;
-}
-
 static int exec_cap_set(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_cpuset set;
@@ -92,7 +76,7 @@ static int exec_cap_set(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	/* Every argument is checked before anything is applied. */
-	rc = parse_cpus(ctx, pos[0], &set);
+	rc = ctx_parse_cpus(ctx, pos[0], &set);
 	if (rc)
 		return rc;
 	rc = tp_parse_cap_value(pos[1], &value, &err);
@@ -118,7 +102,7 @@ static int exec_cap_clear(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = split_via(ctx, &cmd_cap_clear_entry, argc, argv, pos, 1, &via);
 	if (rc)
 		return rc;
-	rc = parse_cpus(ctx, pos[0], &set);
+	rc = ctx_parse_cpus(ctx, pos[0], &set);
 	if (rc)
 		return rc;
 	rc = apply_via(ctx, via);

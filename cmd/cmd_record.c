@@ -80,19 +80,19 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 						 "(usage: %s)", USAGE);
 			command = argv + i + 1;
 			break;
-		} else if (exp_is_option(a, "--interval")) {
-			if (!(v = exp_option_value(ctx, "record", argc, argv, &i, "--interval", &status)))
+		} else if (cmd_is_option(a, "--interval")) {
+			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--interval", &status)))
 				return status;
 			if ((rc = tp_parse_duration_ns(v, 1000000ull, &ro.interval_ns, &err)))
 				return cmd_tp_error(ctx, rc, &err);
-		} else if (exp_is_option(a, "--duration")) {
-			if (!(v = exp_option_value(ctx, "record", argc, argv, &i, "--duration", &status)))
+		} else if (cmd_is_option(a, "--duration")) {
+			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--duration", &status)))
 				return status;
 			if ((rc = tp_parse_duration_ns(v, 1000000000ull, &duration, &err)))
 				return cmd_tp_error(ctx, rc, &err);
 			have_duration = true;
-		} else if (exp_is_option(a, "--format")) {
-			if (!(v = exp_option_value(ctx, "record", argc, argv, &i, "--format", &status)))
+		} else if (cmd_is_option(a, "--format")) {
+			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--format", &status)))
 				return status;
 			if ((rc = tp_trace_format_parse(v, &ro.format, &err)))
 				return cmd_tp_error(ctx, rc, &err);
@@ -100,8 +100,8 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 			reset = 1;
 		} else if (!strcmp(a, "--no-reset")) {
 			reset = 0;
-		} else if (!strcmp(a, "-o") || exp_is_option(a, "--output")) {
-			if (!(v = exp_option_value(ctx, "record", argc, argv, &i, a[1] == 'o' ? "-o" :
+		} else if (!strcmp(a, "-o") || cmd_is_option(a, "--output")) {
+			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, a[1] == 'o' ? "-o" :
 						   "--output", &status)))
 				return status;
 			out = v;

@@ -183,27 +183,27 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (exp_is_option(a, "--backends")) {
-			if (!(list = exp_option_value(ctx, "replay", argc, argv, &i, "--backends",
+		if (cmd_is_option(a, "--backends")) {
+			if (!(list = cmd_option_value(ctx, "replay", argc, argv, &i, "--backends",
 						      &status)))
 				return status;
-		} else if (exp_is_option(a, "--hz")) {
-			if (!(v = exp_option_value(ctx, "replay", argc, argv, &i, "--hz", &status)))
+		} else if (cmd_is_option(a, "--hz")) {
+			if (!(v = cmd_option_value(ctx, "replay", argc, argv, &i, "--hz", &status)))
 				return status;
 			if ((status = parse_sim_hz(ctx, v, &ro.hz)))
 				return status;
-		} else if (!strcmp(a, "-o") || exp_is_option(a, "--output")) {
-			if (!(out = exp_option_value(ctx, "replay", argc, argv, &i,
+		} else if (!strcmp(a, "-o") || cmd_is_option(a, "--output")) {
+			if (!(out = cmd_option_value(ctx, "replay", argc, argv, &i,
 						     a[1] == 'o' ? "-o" : "--output", &status)))
 				return status;
-		} else if (exp_is_option(a, "--plot")) {
-			if (!(plot = exp_option_value(ctx, "replay", argc, argv, &i, "--plot",
+		} else if (cmd_is_option(a, "--plot")) {
+			if (!(plot = cmd_option_value(ctx, "replay", argc, argv, &i, "--plot",
 						      &status)))
 				return status;
-		} else if (exp_is_option(a, "--plot-cpu")) {
+		} else if (cmd_is_option(a, "--plot-cpu")) {
 			int64_t n;
 
-			if (!(v = exp_option_value(ctx, "replay", argc, argv, &i, "--plot-cpu",
+			if (!(v = cmd_option_value(ctx, "replay", argc, argv, &i, "--plot-cpu",
 						   &status)))
 				return status;
 			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 4 ||

@@ -43,26 +43,6 @@ int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
 			 text);
 }
 
-static const char *option_value(struct cmd_ctx *ctx, int argc, char **argv, int *i,
-				const char *name, int *status)
-{
-	size_t nl = strlen(name);
-
-	if (argv[*i][nl] == '=')
-		return argv[*i] + nl + 1;
-	if (*i + 1 >= argc) {
-		*status = cmd_error(ctx, EXIT_USAGE, "sim serve: option %s needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static bool is_option(const char *arg, const char *name)
-{
-	size_t nl = strlen(name);
-	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
-}
-
 static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_open_options opts = ctx->opts;
@@ -74,19 +54,19 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	opts.kind = TP_SOURCE_SIM;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if (is_option(a, "--preset")) {
-			if (!(v = option_value(ctx, argc, argv, &i, "--preset", &status)))
+		if (cmd_is_option(a, "--preset")) {
+			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--preset", &status)))
 				return status;
 			opts.sim_preset = v;
-		} else if (is_option(a, "--hz")) {
-			if (!(v = option_value(ctx, argc, argv, &i, "--hz", &status)))
+		} else if (cmd_is_option(a, "--hz")) {
+			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--hz", &status)))
 				return status;
 			if ((status = parse_sim_hz(ctx, v, &opts.sim_hz)))
 				return status;
 		} else if (!strcmp(a, "--virtual-clock")) {
 			opts.sim_virtual_clock = true;
-		} else if (is_option(a, "--scenario")) {
-			if (!(v = option_value(ctx, argc, argv, &i, "--scenario", &status)))
+		} else if (cmd_is_option(a, "--scenario")) {
+			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--scenario", &status)))
 				return status;
 			opts.sim_scenario = v;
 		} else if (a[0] == '-' && a[1]) {

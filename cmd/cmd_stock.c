@@ -24,21 +24,6 @@ static void on_hold_signal(int sig)
 	hold_signal = sig;
 }
 
-static int parse_hold_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
-{
-	struct tp_snapshot snap = { 0 };
-	struct tp_error err = { 0 };
-	int rc = ctx_snapshot(ctx, &snap);
-
-	if (!rc) {
-		rc = tp_parse_cpulist(text, &snap, set, &err);
-		if (rc < 0)
-			rc = cmd_tp_error(ctx, rc, &err);
-	}
-	tp_snapshot_release(&snap);
-	return rc;
-}
-
 static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_hold_signal }, old_int, old_term;
@@ -68,7 +53,7 @@ static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!cpus || !val)
 		return cmd_error(ctx, EXIT_USAGE, "usage: cap hold CPULIST VALUE [--for DURATION] [--via METHOD]");
 	/* everything is checked before anything is applied */
-	rc = parse_hold_cpus(ctx, cpus, &set);
+	rc = ctx_parse_cpus(ctx, cpus, &set);
 	if (rc)
 		return rc;
 	rc = tp_parse_cap_value(val, &value, &err);

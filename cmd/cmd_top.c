@@ -10,26 +10,6 @@ extern const struct cmd_entry cmd_top_entry;
 
 #define TOP_MIN_INTERVAL_NS 10000000ull	/* 10 ms */
 
-static bool is_option(const char *arg, const char *name)
-{
-	size_t nl = strlen(name);
-	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
-}
-
-static const char *option_value(struct cmd_ctx *ctx, int argc, char **argv, int *i,
-				const char *name, int *status)
-{
-	size_t nl = strlen(name);
-
-	if (argv[*i][nl] == '=')
-		return argv[*i] + nl + 1;
-	if (*i + 1 >= argc) {
-		*status = cmd_error(ctx, EXIT_USAGE, "top: option %s needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_top_options opts = { .interval_ns = 1000000000ull };
@@ -41,8 +21,8 @@ static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		if (is_option(a, "--interval")) {
-			if (!(v = option_value(ctx, argc, argv, &i, "--interval", &status)))
+		if (cmd_is_option(a, "--interval")) {
+			if (!(v = cmd_option_value(ctx, "top", argc, argv, &i, "--interval", &status)))
 				return status;
 			/* a bare number is in seconds, as in top -d */
 			rc = tp_parse_duration_ns(v, 1000000000ull, &opts.interval_ns, &err);
@@ -51,11 +31,11 @@ static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 			if (opts.interval_ns < TOP_MIN_INTERVAL_NS)
 				return cmd_error(ctx, EXIT_USAGE,
 						 "top: interval '%s' is too short (at least 10ms)", v);
-		} else if (is_option(a, "--cpus")) {
-			if (!(cpus = option_value(ctx, argc, argv, &i, "--cpus", &status)))
+		} else if (cmd_is_option(a, "--cpus")) {
+			if (!(cpus = cmd_option_value(ctx, "top", argc, argv, &i, "--cpus", &status)))
 				return status;
-		} else if (is_option(a, "--scenario")) {
-			if (!(scenario = option_value(ctx, argc, argv, &i, "--scenario", &status)))
+		} else if (cmd_is_option(a, "--scenario")) {
+			if (!(scenario = cmd_option_value(ctx, "top", argc, argv, &i, "--scenario", &status)))
 				return status;
 		} else if (!strcmp(a, "--once")) {
 			opts.once = true;

@@ -104,6 +104,11 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 const struct cmd_entry *cmd_find(const char *path);
 /* Run one command line given as words; records and returns its exit status. */
 int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
+/* argv[*i] is NAME or NAME=VALUE. */
+bool cmd_is_option(const char *arg, const char *name);
+/* The value of option NAME at argv[*i] (NAME=V or NAME V); NULL after reporting. */
+const char *cmd_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
+			     int *i, const char *name, int *status);
 /*
  * The message (no "thermpress: ") for a first word the caller does not offer in mode
  * (the shell registers no hidden or CMD_NO_SHELL commands): the resolver's message for
@@ -147,6 +152,8 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj);
 /* The source, opened on first use; NULL after reporting the error (status in ctx). */
 struct tp_source *ctx_source(struct cmd_ctx *ctx);
 int ctx_snapshot(struct cmd_ctx *ctx, struct tp_snapshot *snap);
+/* Parse a CPU list against the current topology; 0 or an exit status (reported). */
+int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set);
 void ctx_close(struct cmd_ctx *ctx);
 const char *source_kind_name(enum tp_source_kind kind);
 int source_interface_version(const struct tp_source *src);

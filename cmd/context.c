@@ -75,3 +75,18 @@ int source_interface_version(const struct tp_source *src)
 		return TP_ABI_VERSION;
 	return TP_NONE;
 }
+
+int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
+{
+	struct tp_snapshot snap = { 0 };
+	struct tp_error err = { 0 };
+	int rc = ctx_snapshot(ctx, &snap);
+
+	if (!rc) {
+		rc = tp_parse_cpulist(text, &snap, set, &err);
+		if (rc < 0)
+			rc = cmd_tp_error(ctx, rc, &err);
+	}
+	tp_snapshot_release(&snap);
+	return rc;
+}

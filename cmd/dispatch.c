@@ -301,3 +301,25 @@ int cmd_split(const char *line, char ***argvp, int *argcp, char *msg, size_t msg
 	*argcp = argc;
 	return 0;
 }
+
+/* A command's own options (cmd names the command in messages). */
+bool cmd_is_option(const char *arg, const char *name)
+{
+	size_t nl = strlen(name);
+
+	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
+}
+
+const char *cmd_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
+			     int *i, const char *name, int *status)
+{
+	size_t nl = strlen(name);
+
+	if (argv[*i][nl] == '=')
+		return argv[*i] + nl + 1;
+	if (*i + 1 >= argc) {
+		*status = cmd_error(ctx, EXIT_USAGE, "%s: option %s needs a value", cmd, name);
+		return NULL;
+	}
+	return argv[++*i];
+}

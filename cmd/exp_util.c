@@ -8,27 +8,6 @@
 
 #include "exp_util.h"
 
-bool exp_is_option(const char *arg, const char *name)
-{
-	size_t nl = strlen(name);
-
-	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
-}
-
-const char *exp_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
-			     int *i, const char *name, int *status)
-{
-	size_t nl = strlen(name);
-
-	if (argv[*i][nl] == '=')
-		return argv[*i] + nl + 1;
-	if (*i + 1 >= argc) {
-		*status = cmd_error(ctx, EXIT_USAGE, "%s: option %s needs a value", cmd, name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;

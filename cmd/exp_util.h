@@ -8,11 +8,6 @@
 
 #include "commands.h"
 
-/* argv[*i] is NAME or NAME=VALUE. */
-bool exp_is_option(const char *arg, const char *name);
-/* The value of option NAME at argv[*i] (NAME=V or NAME V); NULL after reporting. */
-const char *exp_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
-			     int *i, const char *name, int *status);
 /* A whole file in memory (NUL terminated); 0 or an exit status (reported). */
 int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len);
 /* Whether text looks like a trace (CSV header or JSON lines) rather than a cap profile. */

@@ -31,7 +31,7 @@ static void root_prefix(const struct tp_open_options *opts, char *buf, size_t le
  */
 static int explain_missing_interface(const char *root, struct tp_error *err)
 {
-	char debugfs[4096], dir[4200];
+	char debugfs[4200], dir[4300];
 	struct stat st;
 	const char *hint = "use --sim for the built-in simulator";
 

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,46 +177,27 @@ static void test_open_errors(void **state)
 	assert_null(src);
 }
 
-/* The inject file as a FIFO: collect every write the library makes. */
-struct collector {
-	char path[256];
-	char lines[1024];
-	volatile int stop;
-};
-
-static void *collect(void *arg)
-{
-	struct collector *c = arg;
-	size_t used = 0;
-
-	while (!c->stop) {
-		int fd = open(c->path, O_RDONLY);
-		ssize_t n;
-
-		if (fd < 0)
-			break;
-		while ((n = read(fd, c->lines + used, sizeof(c->lines) - 1 - used)) > 0)
-			used += (size_t)n;
-		c->lines[used] = '\0';
-		close(fd);
-	}
-	return NULL;
-}
-
+/*
+ * The inject file as a FIFO that this test holds open for reading and writing:
+ * the library's open(O_WRONLY) finds a reader at once, every write lands in the
+ * pipe buffer, and the test reads them all afterwards.  No thread, no race.
+ */
 static void test_control_writes(void **state)
 {
-	struct collector c = { 0 };
+	char path[256], lines[1024];
 	struct tp_source *src = open_root();
 	struct tp_snapshot snap = { 0 };
 	struct tp_cpuset cpus;
 	struct tp_cap_value v;
 	struct tp_error err;
-	pthread_t th;
+	ssize_t n;
+	int fifo;
 
-	snprintf(c.path, sizeof(c.path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
 	drop("inject");
-	assert_int_equal(mkfifo(c.path, 0600), 0);
-	assert_int_equal(pthread_create(&th, NULL, collect, &c), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	fifo = open(path, O_RDWR | O_NONBLOCK);
+	assert_true(fifo >= 0);
 	assert_int_equal(tp_snapshot_take(src, &snap, &err), 0);
 
 	/* one value, two clusters: one write per distinct frequency */
@@ -235,18 +215,11 @@ static void test_control_writes(void **state)
 	assert_int_equal(tp_parse_cap_value("cap=400", &v, &err), 0);
 	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
 
-	/* wake the reader until it has seen stop (it may be between two opens) */
-	c.stop = 1;
-	for (;;) {
-		int fd = open(c.path, O_WRONLY | O_NONBLOCK);
-
-		if (fd >= 0)
-			close(fd);
-		if (pthread_tryjoin_np(th, NULL) == 0)
-			break;
-		usleep(1000);
-	}
-	assert_string_equal(c.lines,
+	n = read(fifo, lines, sizeof(lines) - 1);
+	assert_true(n > 0);
+	lines[n] = '\0';
+	close(fifo);
+	assert_string_equal(lines,
 		"2-3 922000\n4-5 1181000\n"
 		"2-5 clear\n"
 		"2-5 clear\n"
