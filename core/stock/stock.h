@@ -88,6 +88,8 @@ int stock_path(const struct stock *s, char *buf, size_t len, const char *fmt, ..
 	__attribute__((format(printf, 4, 5)));
 /* Read a small file (trailing newline stripped); -errno. */
 int stock_read_text(const char *path, char *buf, size_t len);
+/* Write value to path in one write(); 0 or the errno of what failed. */
+int stock_write_text(const char *path, const char *value);
 /* A whole decimal integer file; -errno, -EPROTO when malformed. */
 int stock_read_i64(const char *path, int64_t *out);
 /* Parse "0-3,6" or "0 1 2 3" into a sorted array (malloc). */

@@ -357,24 +357,13 @@ static int write_cooling(const struct stock *s, const struct stock_cooling *c, i
 			 struct tp_error *err)
 {
 	char path[STOCK_PATH_MAX], value[32];
-	ssize_t n;
-	int fd, e;
+	int e;
 
 	stock_path(s, path, sizeof(path), "sys/class/thermal/cooling_device%d/cur_state", c->id);
 	snprintf(value, sizeof(value), "%lld", (long long)state);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-	} else {
-		do
-			n = write(fd, value, strlen(value));
-		while (n < 0 && errno == EINTR);
-		e = n < 0 ? errno : (size_t)n != strlen(value) ? EIO : 0;
-		if (close(fd) < 0 && !e)
-			e = errno;
-		if (!e)
-			return 0;
-	}
+	e = stock_write_text(path, value);
+	if (!e)
+		return 0;
 	if (e == EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused state %s in %s", value, path);
 	return tp_error_set(err, -e, "cannot write %s to %s: %s%s", value, path, strerror(e),

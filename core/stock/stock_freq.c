@@ -240,21 +240,9 @@ int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_e
 			return 0;
 		e = errno ? errno : EIO;
 	} else {
-		ssize_t n;
-		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-		if (fd < 0) {
-			e = errno;
-		} else {
-			do
-				n = write(fd, value, strlen(value));
-			while (n < 0 && errno == EINTR);
-			e = n < 0 ? errno : (size_t)n != strlen(value) ? EIO : 0;
-			if (close(fd) < 0 && !e)
-				e = errno;
-			if (!e)
-				return 0;
-		}
+		e = stock_write_text(path, value);
+		if (!e)
+			return 0;
 	}
 	if (e == EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused %s kHz in %s", value, path);

@@ -566,3 +566,20 @@ void stock_trace_events(const struct stock *s, int *thermal, int *hw, char *dir,
 		return;
 	}
 }
+
+int stock_write_text(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return errno;
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	e = n < 0 ? errno : (size_t)n != len ? EIO : 0;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	return e;
+}
