@@ -3,10 +3,13 @@
  * The --json documents (docs/json.md): built with json-c.  A missing value is null,
  * never 0; every document carries "schema_version".
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <thermpress/stock.h>
+#include <thermpress/text.h>
 
 #include "commands.h"
 
@@ -262,10 +265,53 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 	return 0;
 }
 
+/* json-c writes the bytes of a string as they are; every string is written by tp_text_json. */
+static int json_text_serializer(struct json_object *jso, struct printbuf *pb, int level,
+				int flags)
+{
+	size_t n;
+	char *text = tp_text_json_dup(json_object_get_string(jso),
+				      (size_t)json_object_get_string_len(jso), &n);
+
+	if (!text)
+		return -1;
+	printbuf_memappend(pb, text, (int)n);
+	free(text);
+	return 0;
+}
+
+static void json_text_strings(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		json_object_set_serializer(o, json_text_serializer, NULL, NULL);
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, val) {
+			(void)key;
+			json_text_strings(val);
+		}
+		break;
+	}
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			json_text_strings(json_object_array_get_idx(o, i));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Strings come from sysfs, plugins and files and may hold any bytes: the document
+ * is valid UTF-8 with no raw control character (docs/json.md, "Strings").  Keys are
+ * ours (ASCII).
+ */
 void out_json(struct cmd_ctx *ctx, struct json_object *obj)
 {
+	json_text_strings(obj);
 	const char *text = json_object_to_json_string_ext(obj,
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	out_printf(ctx, "%s\n", text);
+	out_printf(ctx, "%s\n", text ? text : "null");
 	json_object_put(obj);
 }

@@ -8,25 +8,34 @@
 #include <string.h>
 
 #include <libcli.h>
+#include <thermpress/text.h>
 
 #include "commands.h"
 
+/*
+ * Everything the commands print goes through here with text from the kernel, sysfs,
+ * plugins and files in it: it reaches the terminal through tp_text_terminal (control
+ * characters and ill-formed UTF-8 become U+FFFD; our own newlines stay).
+ */
 void out_printf(struct cmd_ctx *ctx, const char *fmt, ...)
 {
+	char *raw = NULL, *text;
 	va_list ap;
 
-	if (!ctx->cli) {
-		va_start(ap, fmt);
-		vfprintf(stdout, fmt, ap);
-		va_end(ap);
-		return;
-	}
-	char *text = NULL;
 	va_start(ap, fmt);
-	int n = vasprintf(&text, fmt, ap);
+	int n = vasprintf(&raw, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
+	text = tp_text_terminal_dup(raw, TP_TEXT_KEEP_NEWLINE);
+	free(raw);
+	if (!text)
+		return;
+	if (!ctx->cli) {
+		fputs(text, stdout);
+		free(text);
+		return;
+	}
 	/* libcli ends every cli_print with "\r\n" and applies the `|` filters per line. */
 	char *line = text;
 	while (*line) {
@@ -41,11 +50,16 @@ void out_printf(struct cmd_ctx *ctx, const char *fmt, ...)
 	free(text);
 }
 
+/*
+ * One message line (errors, warnings): it may quote file content or kernel text, so
+ * it is made safe for the terminal like out_printf, newlines included.
+ */
 static void vmessage(struct cmd_ctx *ctx, const char *kind, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char raw[1024], msg[3 * sizeof(raw)];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	tp_text_terminal(msg, sizeof(msg), raw, strlen(raw), 0);
 	if (ctx && ctx->cli) {
 		cli_error(ctx->cli, "thermpress: %s%s", kind, msg);
 		return;

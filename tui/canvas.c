@@ -7,78 +7,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <thermpress/text.h>
+
 #include "tui.h"
 
-/* Decode one UTF-8 sequence at s; returns its length (1 for anything malformed). */
-static int utf8_next(const char *s, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	int n;
-
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	}
-	if ((u[0] & 0xe0) == 0xc0) {
-		*cp = u[0] & 0x1f;
-		n = 2;
-	} else if ((u[0] & 0xf0) == 0xe0) {
-		*cp = u[0] & 0x0f;
-		n = 3;
-	} else if ((u[0] & 0xf8) == 0xf0) {
-		*cp = u[0] & 0x07;
-		n = 4;
-	} else {
-		*cp = '?';
-		return 1;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*cp = '?';
-			return 1;
-		}
-		*cp = (*cp << 6) | (u[i] & 0x3f);
-	}
-	return n;
-}
-
+/* The columns cv_put takes for s: one per glyph, and one per U+FFFD it puts instead. */
 int glyph_len(const char *s)
 {
+	size_t len = strlen(s);
 	int n = 0;
 	uint32_t cp;
 
-	while (*s) {
-		s += utf8_next(s, &cp);
-		n++;
-	}
+	for (size_t i = 0; i < len; n++)
+		i += tp_utf8_next(s + i, len - i, &cp);
 	return n;
 }
 
+/* Draws s, which may be the kernel's or a file's text: through tp_text_terminal. */
 void cv_put(struct canvas *cv, int y, int x, enum role r, const char *s)
 {
 	int room = cv->w - x;
-	const char *p = s;
+	char buf[1024], *safe = buf;
+	size_t len, i = 0;
 	uint32_t cp;
 	int n = 0;
 
 	if (y < 0 || y >= cv->h || x < 0 || room <= 0)
 		return;
+	len = strlen(s);
+	if (tp_text_terminal(buf, sizeof(buf), s, len, 0) >= sizeof(buf))
+		safe = tp_text_terminal_dup(s, 0);
+	if (!safe)
+		return;
+	len = strlen(safe);
 	if (cv->win) {
 		/* every glyph we draw is one column wide: clip by glyphs, not bytes */
-		while (*p && n < room) {
-			p += utf8_next(p, &cp);
-			n++;
-		}
+		for (; i < len && n < room; n++)
+			i += tp_utf8_next(safe + i, len - i, &cp);
 		wattrset((WINDOW *)cv->win, term_attr(r));
-		mvwaddnstr((WINDOW *)cv->win, y, x, s, (int)(p - s));
+		mvwaddnstr((WINDOW *)cv->win, y, x, safe, (int)i);
 		wattrset((WINDOW *)cv->win, A_NORMAL);
-		return;
+	} else {
+		for (; i < len && n < room; n++) {
+			i += tp_utf8_next(safe + i, len - i, &cp);
+			cv->cells[(size_t)y * cv->w + x + n] = cp;
+		}
 	}
-	while (*p && n < room) {
-		p += utf8_next(p, &cp);
-		cv->cells[(size_t)y * cv->w + x + n] = cp;
-		n++;
-	}
+	if (safe != buf)
+		free(safe);
 }
 
 void cv_printf(struct canvas *cv, int y, int x, enum role r, const char *fmt, ...)

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <thermpress/text.h>
+
 #include "tui.h"
 
 static uint64_t mono_ns(void)
@@ -32,7 +34,10 @@ static int run_once(struct tp_source *src, const struct tp_top_options *opts,
 
 	ui->vclock_step_ns = 0;	/* one frame: the clock is not moved */
 	if (model_sample(m, src, true) < 0) {
-		fprintf(stderr, "thermpress: %s\n", m->snap_err);
+		/* the message may quote the kernel's or a file's text */
+		char msg[3 * sizeof(m->snap_err)];
+		tp_text_terminal(msg, sizeof(msg), m->snap_err, strlen(m->snap_err), 0);
+		fprintf(stderr, "thermpress: %s\n", msg);
 		return 1;
 	}
 	if (w <= 0) {
