@@ -27,7 +27,7 @@ int glyph_len(const char *s)
 void cv_put(struct canvas *cv, int y, int x, enum role r, const char *s)
 {
 	int room = cv->w - x;
-	char buf[1024], *safe = buf;
+	char buf[2048], *safe = buf;	/* cv_printf's 512 bytes, 3 times over */
 	size_t len, i = 0;
 	uint32_t cp;
 	int n = 0;
