@@ -13,9 +13,9 @@
 #include "commands.h"
 
 /*
- * Everything the commands print goes through here with text from the kernel, sysfs,
- * plugins and files in it: it reaches the terminal through tp_text_terminal (control
- * characters and ill-formed UTF-8 become U+FFFD; our own newlines stay).
+ * What the commands print may carry text from the kernel, sysfs, plugins and files, so
+ * all of it goes through tp_text_terminal: control characters and ill-formed UTF-8
+ * become U+FFFD, newlines stay (docs/json.md, "Strings").
  */
 void out_printf(struct cmd_ctx *ctx, const char *fmt, ...)
 {
@@ -52,7 +52,7 @@ void out_printf(struct cmd_ctx *ctx, const char *fmt, ...)
 
 /*
  * One message line (errors, warnings): it may quote file content or kernel text, so
- * it is made safe for the terminal like out_printf, newlines included.
+ * it goes through tp_text_terminal like out_printf, and a newline in it is replaced too.
  */
 static void vmessage(struct cmd_ctx *ctx, const char *kind, const char *fmt, va_list ap)
 {
