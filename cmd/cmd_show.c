@@ -6,25 +6,12 @@
 #include <thermpress/stock.h>
 
 #include "commands.h"
-
-static void fmt_decay(char *buf, size_t len, int64_t decay_ms)
-{
-	if (decay_ms <= 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%lld ms", (long long)decay_ms);
-}
-
-static void fmt_time(char *buf, size_t len, uint64_t ns)
-{
-	snprintf(buf, len, "%llu.%03llu s", (unsigned long long)(ns / 1000000000ull),
-		 (unsigned long long)(ns % 1000000000ull / 1000000ull));
-}
+#include "fmt.h"
 
 static const char *domain_of(const struct tp_snapshot *snap, const struct tp_cpu *c)
 {
 	if (c->domain < 0 || (size_t)c->domain >= snap->nr_domains || !snap->domains[c->domain].name[0])
-		return "-";
+		return FMT_NONE;
 	return snap->domains[c->domain].name;
 }
 
@@ -32,12 +19,10 @@ static void print_header(struct cmd_ctx *ctx, const struct tp_snapshot *snap)
 {
 	char decay[32], hz[32], t[48];
 
-	fmt_decay(decay, sizeof(decay), snap->decay_ms);
-	fmt_i64(hz, sizeof(hz), snap->hz);
-	fmt_time(t, sizeof(t), snap->time_ns);
 	out_printf(ctx, "source: %s  backend: %s  decay: %s  hz: %s  time: %s\n",
-		   tp_source_describe(ctx->src), snap->backend[0] ? snap->backend : "-", decay,
-		   hz, t);
+		   tp_source_describe(ctx->src), snap->backend[0] ? snap->backend : FMT_NONE,
+		   fmt_decay(decay, sizeof(decay), snap->decay_ms),
+		   fmt_value(hz, sizeof(hz), snap->hz), fmt_time(t, sizeof(t), snap->time_ns));
 }
 
 static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
@@ -56,36 +41,21 @@ static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
 		   "CAPACITY", "MAXCAP", "MHZ CAPPED/MAX", "PRESSURE", "AVG");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct tp_cpu *c = &snap->cpus[i];
-		char cap[24], maxcap[24], cmhz[24], mmhz[24], mhz[52], p[24], avg[24], avgs[28];
+		char cap[24], maxcap[24], mhz[64], p[24], avg[24];
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
-		fmt_i64(cap, sizeof(cap), c->capacity);
-		fmt_i64(maxcap, sizeof(maxcap), c->max_capacity);
-		fmt_mhz(cmhz, sizeof(cmhz), c->capped_freq_khz);
-		fmt_mhz(mmhz, sizeof(mmhz), c->max_freq_khz);
-		snprintf(mhz, sizeof(mhz), "%s/%s", cmhz, mmhz);
-		fmt_i64(p, sizeof(p), c->pressure);
-		fmt_i64(avg, sizeof(avg), c->avg_pressure);
-		snprintf(avgs, sizeof(avgs), "%s%s", c->avg_estimated ? "~" : "", avg);
-		estimated |= c->avg_estimated;
+		estimated |= c->avg_estimated && c->avg_pressure != TP_NONE;
 		out_printf(ctx, "%4d  %-*s  %-6s  %8s  %6s  %17s  %8s  %8s\n", c->cpu, dw,
 			   domain_of(snap, c),
-			   c->online == 1 ? "yes" : c->online == 0 ? "no" : "-", cap, maxcap, mhz,
-			   p, avgs);
+			   c->online == 1 ? "yes" : c->online == 0 ? "no" : FMT_NONE,
+			   fmt_value(cap, sizeof(cap), c->capacity),
+			   fmt_value(maxcap, sizeof(maxcap), c->max_capacity),
+			   fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
+			   fmt_value(p, sizeof(p), c->pressure),
+			   fmt_estimated(avg, sizeof(avg), c->avg_pressure, c->avg_estimated));
 	}
 	if (estimated)
-		out_printf(ctx, "~ estimated: the source does not report it, thermpress computed it\n");
-}
-
-/* "45.0 C", "-" */
-static void fmt_temp(char *buf, size_t len, int64_t mc)
-{
-	if (mc == TP_NONE)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%s%lld.%lld C", mc < 0 ? "-" : "",
-			 (long long)((mc < 0 ? -mc : mc) / 1000),
-			 (long long)((mc < 0 ? -mc : mc) % 1000 / 100));
+		out_printf(ctx, "%s\n", FMT_ESTIMATE_NOTE);
 }
 
 static const char *trace_word(int v)
@@ -134,11 +104,11 @@ static int print_stock_status(struct cmd_ctx *ctx)
 
 	if (rc)
 		return rc;
-	out_printf(ctx, "kernel:            %s (%s)\n", info.release[0] ? info.release : "-",
-		   info.arch[0] ? info.arch : "-");
-	out_printf(ctx, "kernel model:      %s\n", info.model_text[0] ? info.model_text : "-");
+	out_printf(ctx, "kernel:            %s (%s)\n", info.release[0] ? info.release : FMT_NONE,
+		   info.arch[0] ? info.arch : FMT_NONE);
+	out_printf(ctx, "kernel model:      %s\n", info.model_text[0] ? info.model_text : FMT_NONE);
 	if (info.decay_shift == TP_NONE)
-		out_printf(ctx, "decay shift:       - (not used by this kernel%s)\n",
+		out_printf(ctx, "decay shift:       %s (not used by this kernel%s)\n", FMT_NONE,
 			   info.decay_shift_from_cmdline ?
 			   "; sched_thermal_decay_shift= on /proc/cmdline is ignored" : "");
 	else
@@ -149,15 +119,14 @@ static int print_stock_status(struct cmd_ctx *ctx)
 		out_printf(ctx, "thermal zones:     none\n");
 	for (size_t i = 0; i < info.nr_zones; i++) {
 		const struct tp_stock_zone *z = &info.zones[i];
-		fmt_temp(t, sizeof(t), z->temp_mc);
 		out_printf(ctx, "thermal zone:      thermal_zone%d %s %s, trips:", z->id,
-			   z->type[0] ? z->type : "-", t);
+			   z->type[0] ? z->type : FMT_NONE, fmt_temp(t, sizeof(t), z->temp_mc));
 		if (!z->nr_trips)
 			out_printf(ctx, " none");
 		for (size_t j = 0; j < z->nr_trips; j++) {
-			fmt_temp(t, sizeof(t), z->trips[j].temp_mc);
 			out_printf(ctx, "%s %s %s", j ? "," : "",
-				   z->trips[j].type[0] ? z->trips[j].type : "-", t);
+				   z->trips[j].type[0] ? z->trips[j].type : FMT_NONE,
+				   fmt_temp(t, sizeof(t), z->trips[j].temp_mc));
 		}
 		out_printf(ctx, "\n");
 	}
@@ -168,11 +137,11 @@ static int print_stock_status(struct cmd_ctx *ctx)
 		if (c->domain == TP_NONE)
 			continue;
 		ncool++;
-		fmt_i64(cur, sizeof(cur), c->cur_state);
-		fmt_i64(max, sizeof(max), c->max_state);
-		fmt_i64(buf, sizeof(buf), c->cap_khz);
-		out_printf(ctx, "cooling device:    cooling_device%d %s (policy%d) state %s/%s -> cap %s kHz\n",
-			   c->id, c->type[0] ? c->type : "-", c->domain, cur, max, buf);
+		out_printf(ctx, "cooling device:    cooling_device%d %s (policy%d) state %s/%s -> cap %s MHz\n",
+			   c->id, c->type[0] ? c->type : FMT_NONE, c->domain,
+			   fmt_value(cur, sizeof(cur), c->cur_state),
+			   fmt_value(max, sizeof(max), c->max_state),
+			   fmt_mhz(buf, sizeof(buf), c->cap_khz));
 	}
 	if (!ncool)
 		out_printf(ctx, "cooling device:    none (no cpufreq cooling device)\n");
@@ -180,7 +149,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 		   trace_word(info.trace_thermal_pressure), trace_word(info.trace_hw_pressure),
 		   info.tracefs[0] ? " in " : " (tracefs not readable)", info.tracefs);
 	out_printf(ctx, "cap method:        %s\n", tp_stock_cap_method_name(info.cap_method));
-	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : "-");
+	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : FMT_NONE);
 	if (info.nr_pending)
 		out_printf(ctx, "pending:           %zu limit%s pending (run 'thermpress cap restore')\n",
 			   info.nr_pending, info.nr_pending == 1 ? "" : "s");
@@ -256,18 +225,16 @@ static int exec_show_backends(struct cmd_ctx *ctx, int argc, char **argv)
 		   "RANGE", "PLUGIN", "SUMMARY");
 	for (size_t i = 0; i < n; i++) {
 		char decay[32], range[48];
+		/* a plugin without a decay range says the backend has no decay period */
 		bool param = !b[i].has_plugin || b[i].decay_max_ms > 0;
-		if (param)
-			fmt_decay(decay, sizeof(decay), b[i].decay_ms);
-		else
-			snprintf(decay, sizeof(decay), "none");
 		if (b[i].decay_max_ms)
 			snprintf(range, sizeof(range), "%u-%u ms", b[i].decay_min_ms, b[i].decay_max_ms);
 		else
-			snprintf(range, sizeof(range), "-");
+			snprintf(range, sizeof(range), "%s", FMT_NONE);
 		out_printf(ctx, "%-10s  %-6s  %-8s  %-14s  %-6s  %s\n", b[i].name,
-			   b[i].active ? "yes" : "no", decay, range, b[i].has_plugin ? "yes" : "no",
-			   b[i].summary[0] ? b[i].summary : "-");
+			   b[i].active ? "yes" : "no",
+			   fmt_decay(decay, sizeof(decay), param ? b[i].decay_ms : 0), range,
+			   b[i].has_plugin ? "yes" : "no", b[i].summary[0] ? b[i].summary : FMT_NONE);
 	}
 	return 0;
 }
@@ -276,7 +243,7 @@ static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_snapshot snap = { 0 };
 	static struct tp_cpuset online, capped;
-	char decay[32], hz[32], t[48], on[256], cp[256];
+	char decay[32], hz[32], t[48], iv[24], on[256], cp[256];
 	int rc = ctx_snapshot(ctx, &snap);
 
 	if (rc)
@@ -297,19 +264,13 @@ static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	tp_cpuset_format(&online, on, sizeof(on));
 	tp_cpuset_format(&capped, cp, sizeof(cp));
-	fmt_decay(decay, sizeof(decay), snap.decay_ms);
-	fmt_i64(hz, sizeof(hz), snap.hz);
-	fmt_time(t, sizeof(t), snap.time_ns);
 	int ver = source_interface_version(ctx->src);
 	out_printf(ctx, "source:            %s\n", tp_source_describe(ctx->src));
-	if (ver < 0)
-		out_printf(ctx, "interface version: -\n");
-	else
-		out_printf(ctx, "interface version: %d\n", ver);
-	out_printf(ctx, "backend:           %s\n", snap.backend[0] ? snap.backend : "-");
-	out_printf(ctx, "decay:             %s\n", decay);
-	out_printf(ctx, "hz:                %s\n", hz);
-	out_printf(ctx, "time:              %s\n", t);
+	out_printf(ctx, "interface version: %s\n", fmt_value(iv, sizeof(iv), ver < 0 ? TP_NONE : ver));
+	out_printf(ctx, "backend:           %s\n", snap.backend[0] ? snap.backend : FMT_NONE);
+	out_printf(ctx, "decay:             %s\n", fmt_decay(decay, sizeof(decay), snap.decay_ms));
+	out_printf(ctx, "hz:                %s\n", fmt_value(hz, sizeof(hz), snap.hz));
+	out_printf(ctx, "time:              %s\n", fmt_time(t, sizeof(t), snap.time_ns));
 	out_printf(ctx, "cpus:              %zu (online: %s)\n", snap.nr_cpus, on[0] ? on : "none");
 	out_printf(ctx, "capped cpus:       %s\n", cp[0] ? cp : "none");
 	const struct tp_plugin_set *set = tp_source_plugins(ctx->src);
@@ -337,11 +298,13 @@ const struct cmd_entry cmd_show_entry = {
 	.summary = "show every CPU's capacity and thermal pressure",
 	.help = "Shows one line per CPU: its number, frequency domain, online state, the capacity "
 		"the scheduler uses, its capacity at the top frequency, the capped and the top "
-		"frequency in MHz, the instantaneous thermal pressure and the averaged pressure "
-		"the active backend gives (marked ~ when thermpress estimated it because the "
-		"source does not report it).  A header line gives the source, the backend, its "
-		"decay period, the tick rate and the source's clock.  A value that does not exist "
-		"is shown as -.",
+		"frequency in MHz to the kHz (1844, 1209.6, 1197.403), the instantaneous thermal "
+		"pressure and the averaged pressure the active backend gives (marked ~ when "
+		"thermpress estimated it because the source does not report it).  A header line "
+		"gives the source, the backend, its decay period (none for a backend without one, "
+		"such as instant), the tick rate and the source's clock in seconds.  A value that "
+		"does not exist is shown as -.  top writes every value the same way "
+		"(docs/values.md).",
 	.min_args = 0, .max_args = 0,
 	.flags = CMD_JSON,
 	.exec = exec_show,

@@ -133,9 +133,6 @@ void cmd_warning(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((forma
 int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 /* Check stdout after writing; returns 0 or EXIT_RUNTIME (message printed). */
 int out_check_stdout(bool closing);
-/* "1844", "1209.6" */
-void fmt_mhz(char *buf, size_t len, int64_t khz);
-void fmt_i64(char *buf, size_t len, int64_t v);
 
 /* json_out.c */
 struct json_object;

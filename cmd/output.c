@@ -140,29 +140,3 @@ int out_check_stdout(bool closing)
 	}
 	return EXIT_RUNTIME;
 }
-
-void fmt_mhz(char *buf, size_t len, int64_t khz)
-{
-	if (khz < 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	long long mhz = khz / 1000, frac = khz % 1000;
-	if (!frac) {
-		snprintf(buf, len, "%lld", mhz);
-		return;
-	}
-	char f[8];
-	snprintf(f, sizeof(f), "%03lld", frac);
-	for (int i = 2; i > 0 && f[i] == '0'; i--)
-		f[i] = '\0';
-	snprintf(buf, len, "%lld.%s", mhz, f);
-}
-
-void fmt_i64(char *buf, size_t len, int64_t v)
-{
-	if (v == TP_NONE)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%lld", (long long)v);
-}

@@ -13,36 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "tui.h"
-
-void fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	if (ns % 1000000000ull == 0)
-		snprintf(buf, len, "%llu s", (unsigned long long)(ns / 1000000000ull));
-	else if (ns % 1000000ull == 0)
-		snprintf(buf, len, "%llu ms", (unsigned long long)(ns / 1000000ull));
-	else
-		snprintf(buf, len, "%llu us", (unsigned long long)(ns / 1000ull));
-}
-
-static void fmt_mhz(char *buf, size_t len, int64_t khz)
-{
-	if (khz < 0)
-		snprintf(buf, len, "-");
-	else if (khz % 1000 == 0)
-		snprintf(buf, len, "%lld", (long long)(khz / 1000));
-	else
-		snprintf(buf, len, "%lld.%lld", (long long)(khz / 1000),
-			 (long long)(khz % 1000 / 100));
-}
-
-static void fmt_val(char *buf, size_t len, int64_t v)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%lld", (long long)v);
-}
 
 /* ---- bars ------------------------------------------------------------------------ */
 
@@ -144,7 +116,7 @@ static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct 
 			 int y, int i, bool sel)
 {
 	const struct tp_cpu *c = &m->snap.cpus[i];
-	char cap[24], capped[24], max[24], mhz[56], pres[24], avg[24];
+	char cap[24], mhz[64], pres[24], avg[24];
 	int x = 6 + l->bar_w;
 	bool off = c->online == 0;
 
@@ -157,18 +129,11 @@ static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct 
 		cv_printf(cv, y, 6, R_DIM, "%-*s", l->bar_w, "capacity unknown");
 	else
 		draw_bar(cv, y, 6, l->bar_w, c);
-	fmt_val(cap, sizeof(cap), off ? TP_NONE : c->capacity);
-	fmt_mhz(capped, sizeof(capped), c->capped_freq_khz);
-	fmt_mhz(max, sizeof(max), c->max_freq_khz);
-	if (c->capped_freq_khz < 0 && c->max_freq_khz < 0)
-		snprintf(mhz, sizeof(mhz), "-");
-	else
-		snprintf(mhz, sizeof(mhz), "%s/%s", capped, max);
-	fmt_val(pres, sizeof(pres), c->pressure);
-	fmt_val(avg, sizeof(avg), c->avg_pressure);
-	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, " %5s %13s %5s %5s", cap, mhz, pres, avg);
-	if (c->avg_estimated && c->avg_pressure >= 0)
-		cv_put(cv, y, x + 33 - 1, R_DIM, "*");
+	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, NUMBERS_FORMAT,
+		  fmt_value(cap, sizeof(cap), off ? TP_NONE : c->capacity),
+		  fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
+		  fmt_value(pres, sizeof(pres), c->pressure),
+		  fmt_estimated(avg, sizeof(avg), c->avg_pressure, c->avg_estimated));
 }
 
 static void draw_cell(struct canvas *cv, const struct model *m, const struct layout *l,
@@ -213,17 +178,13 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 			const struct ui *ui)
 {
 	const struct tp_snapshot *s = &m->snap;
-	char iv[32], step[32], decay[32], right[64];
+	char iv[32], step[32], decay[32], t[32], right[64];
 	int x;
 
 	cv_printf(cv, 0, 0, R_TITLE, "thermpress top");
 	cv_printf(cv, 0, 14, R_NORMAL, " - %s", ui->source_desc);
-	if (m->have_snap)
-		snprintf(right, sizeof(right), "clock %llu.%03llu s",
-			 (unsigned long long)(s->time_ns / 1000000000ull),
-			 (unsigned long long)(s->time_ns / 1000000ull % 1000));
-	else
-		snprintf(right, sizeof(right), "clock -");
+	snprintf(right, sizeof(right), "clock %s",
+		 m->have_snap ? fmt_time(t, sizeof(t), s->time_ns) : FMT_NONE);
 	if (cv->win) {
 		time_t now = time(NULL);
 		struct tm tm;
@@ -235,22 +196,19 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (x > 18 + glyph_len(ui->source_desc))
 		cv_put(cv, 0, x, R_NORMAL, right);
 
-	fmt_ns(iv, sizeof(iv), ui->interval_ns);
-	if (s->decay_ms > 0)
-		snprintf(decay, sizeof(decay), "%lld ms", (long long)s->decay_ms);
-	else
-		snprintf(decay, sizeof(decay), "%s", s->decay_ms == 0 ? "none" : "-");
 	{
 		char line[160];
 		snprintf(line, sizeof(line), "backend %-7s decay %-8s interval %s",
-			 s->backend[0] ? s->backend : "-", decay, iv);
+			 s->backend[0] ? s->backend : FMT_NONE,
+			 fmt_decay(decay, sizeof(decay), s->decay_ms),
+			 fmt_duration(iv, sizeof(iv), ui->interval_ns));
 		cv_put(cv, 1, 0, R_NORMAL, line);
 		x = (int)strlen(line);
 	}
 	if (ui->vclock_step_ns) {
-		fmt_ns(step, sizeof(step), ui->vclock_step_ns);
 		char line[96];
-		snprintf(line, sizeof(line), "  (virtual clock: +%s per interval)", step);
+		snprintf(line, sizeof(line), "  (virtual clock: +%s per interval)",
+			 fmt_duration(step, sizeof(step), ui->vclock_step_ns));
 		cv_put(cv, 1, x, R_DIM, line);
 		x += (int)strlen(line);
 	}
@@ -260,7 +218,7 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (!l->compact) {
 		cv_printf(cv, 2, 1, R_HEADER, "%4s", "CPU");
 		cv_printf(cv, 2, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
-		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, " %5s %13s %5s %5s", "cap", "MHz cap/max",
+		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
 			  "pres", "avg");
 	} else {
 		cv_printf(cv, 2, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
@@ -282,7 +240,7 @@ static const char *const help_lines[] = {
 	"  solid        capacity the scheduler uses: max - averaged pressure",
 	"  shaded       the rest of the CPU's max capacity",
 	"  mark         the capped capacity: max - instantaneous pressure",
-	"  avg*         estimated by thermpress, not read from the kernel",
+	"  " FMT_ESTIMATE "161         " FMT_ESTIMATE_WHY,
 	"press any key",
 };
 
@@ -336,9 +294,9 @@ void draw_frame(struct canvas *cv, const struct model *m, struct layout *l, cons
 	draw_header(cv, m, l, ui);
 	if (m->snap_failed) {
 		char iv[32];
-		fmt_ns(iv, sizeof(iv), ui->interval_ns);
 		cv_printf(cv, l->list_y, 1, R_ERROR, "%s", m->snap_err);
-		cv_printf(cv, l->list_y + 1, 1, R_DIM, "retrying every %s%s", iv,
+		cv_printf(cv, l->list_y + 1, 1, R_DIM, "retrying every %s%s",
+			  fmt_duration(iv, sizeof(iv), ui->interval_ns),
 			  m->have_snap ? "; the rows below are from the last good snapshot" : "");
 	}
 	if (m->have_snap && !(m->snap_failed && !cv->win)) {
@@ -360,9 +318,9 @@ void draw_frame(struct canvas *cv, const struct model *m, struct layout *l, cons
 			  "%s capped capacity (max - pres)%s", g->full, g->lost, g->mark,
 			  "");
 		for (size_t i = 0; i < m->snap.nr_cpus; i++)
-			if (m->snap.cpus[i].avg_estimated && model_shown(m, (int)i)) {
-				cv_put(cv, l->status_y + 1, 0, R_DIM,
-				       "avg*: estimated by thermpress, not read from the kernel");
+			if (m->snap.cpus[i].avg_estimated && m->snap.cpus[i].avg_pressure != TP_NONE &&
+			    model_shown(m, (int)i)) {
+				cv_put(cv, l->status_y + 1, 0, R_DIM, FMT_ESTIMATE_NOTE);
 				break;
 			}
 		return;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "tui.h"
 
 void ui_status(struct ui *ui, bool err, const char *fmt, ...)
@@ -122,6 +123,7 @@ static void do_decay(struct tp_source *src, struct model *m, struct ui *ui, bool
 	struct tp_error err = { 0 };
 	int64_t cur = m->snap.decay_ms;
 	uint64_t want;
+	char decay[32];
 
 	if (m->plugins && m->snap.backend[0])
 		ops = tp_plugins_find(m->plugins, m->snap.backend);
@@ -139,8 +141,8 @@ static void do_decay(struct tp_source *src, struct model *m, struct ui *ui, bool
 	if (ops && want < ops->decay_min_ms)
 		want = ops->decay_min_ms;
 	if (want == (uint64_t)cur || want == 0) {
-		ui_status(ui, true, "error: decay period already at its %s (%lld ms)",
-			  up ? "maximum" : "minimum", (long long)cur);
+		ui_status(ui, true, "error: decay period already at its %s (%s)",
+			  up ? "maximum" : "minimum", fmt_decay(decay, sizeof(decay), cur));
 		return;
 	}
 	if (want > UINT32_MAX)
@@ -150,7 +152,7 @@ static void do_decay(struct tp_source *src, struct model *m, struct ui *ui, bool
 		return;
 	}
 	after_change(src, m);
-	ui_status(ui, false, "decay period %lld ms", (long long)m->snap.decay_ms);
+	ui_status(ui, false, "decay period %s", fmt_decay(decay, sizeof(decay), m->snap.decay_ms));
 }
 
 static bool is_enter(int ch)

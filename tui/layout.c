@@ -11,7 +11,6 @@
 
 #include "tui.h"
 
-#define WIDE_NUMBERS 33		/* " cap  capped/max MHz  pres  avg*" after the bar */
 #define COMPACT_BAR 6
 
 static int push(struct layout *l, enum sel_kind kind, int index)
@@ -141,7 +140,7 @@ void layout_fit(struct layout *l, int w, int h, bool once)
 	int plot_rows;
 
 	l->compact = false;
-	l->bar_w = w - 6 - WIDE_NUMBERS - 1;
+	l->bar_w = w - 6 - NUMBERS_WIDTH - 1;
 	if (l->bar_w > 64)
 		l->bar_w = 64;
 	if (l->bar_w < 8)

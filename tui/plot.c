@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "tui.h"
 
 #define AXIS_W 6
@@ -24,8 +25,9 @@ static int row_of(int64_t v, int64_t scale, int rows)
 static void title(struct canvas *cv, const struct model *m, int y)
 {
 	const struct tp_snapshot *s = &m->snap;
-	char buf[256];
+	char buf[256], pres[24], avg[24];
 	int64_t p = TP_NONE, a = TP_NONE;
+	bool estimated = false;
 
 	if (m->len) {
 		p = model_sel_pres(m, m->len - 1);
@@ -35,26 +37,28 @@ static void title(struct canvas *cv, const struct model *m, int y)
 		const struct tp_cpu *c = &s->cpus[m->sel];
 		const char *dom = c->domain >= 0 && (size_t)c->domain < s->nr_domains ?
 			s->domains[c->domain].name : "";
-		char cap[24] = "-", mhz[48] = "-";
+		char cap[24], maxcap[24], mhz[64];
 
-		if (c->capacity >= 0)
-			snprintf(cap, sizeof(cap), "%lld", (long long)c->capacity);
-		if (c->capped_freq_khz >= 0 && c->max_freq_khz > 0)
-			snprintf(mhz, sizeof(mhz), "%lld/%lld MHz",
-				 (long long)(c->capped_freq_khz / 1000),
-				 (long long)(c->max_freq_khz / 1000));
-		snprintf(buf, sizeof(buf), "cpu %d%s%s%s%s: capacity %s of %lld, %s, pressure %lld, avg %lld",
+		snprintf(buf, sizeof(buf), "cpu %d%s%s%s%s: capacity %s of %s, %s MHz, pressure %s, avg %s",
 			 c->cpu, dom[0] ? " (" : "", dom, dom[0] ? ")" : "",
-			 c->online == 0 ? " offline" : "", cap, (long long)c->max_capacity, mhz,
-			 (long long)p, (long long)a);
+			 c->online == 0 ? " offline" : "", fmt_value(cap, sizeof(cap), c->capacity),
+			 fmt_value(maxcap, sizeof(maxcap), c->max_capacity),
+			 fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
+			 fmt_value(pres, sizeof(pres), p),
+			 fmt_estimated(avg, sizeof(avg), a, c->avg_estimated));
 	} else if (m->sel_kind == SEL_DOMAIN && (size_t)m->sel < s->nr_domains) {
 		struct tp_cpuset set;
 		char cpus[96];
 
 		model_sel_cpus(m, &set);
 		tp_cpuset_format(&set, cpus, sizeof(cpus));
-		snprintf(buf, sizeof(buf), "cluster %s (cpus %s, mean): pressure %lld, avg %lld",
-			 s->domains[m->sel].name, cpus, (long long)p, (long long)a);
+		/* the mean is an estimate as soon as one of its CPUs' averages is */
+		for (size_t i = 0; i < s->nr_cpus; i++)
+			if (tp_cpuset_has(&set, s->cpus[i].cpu) && s->cpus[i].avg_estimated)
+				estimated = true;
+		snprintf(buf, sizeof(buf), "cluster %s (cpus %s, mean): pressure %s, avg %s",
+			 s->domains[m->sel].name, cpus, fmt_value(pres, sizeof(pres), p),
+			 fmt_estimated(avg, sizeof(avg), a, estimated));
 	} else {
 		snprintf(buf, sizeof(buf), "nothing selected");
 	}
@@ -66,7 +70,7 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 	int rows = l->plot_h - 2, y0 = l->plot_y + 1, width = cv->w - AXIS_W - 1;
 	int64_t scale = 0;
 	struct tp_cpuset set;
-	char span[32], leg[160];
+	char span[32], decay[32], leg[160];
 	int x;
 
 	if (rows < 2 || width < 4)
@@ -115,18 +119,20 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 	cv_put(cv, y0 + rows, x, R_P_INST, leg);
 	x += glyph_len(leg) + 2;
 	if (m->snap.decay_ms > 0)
-		snprintf(leg, sizeof(leg), "%s avg %s %lld ms", cv->g->p_avg, m->snap.backend,
-			 (long long)m->snap.decay_ms);
+		snprintf(leg, sizeof(leg), "%s avg %s %s", cv->g->p_avg, m->snap.backend,
+			 fmt_decay(decay, sizeof(decay), m->snap.decay_ms));
 	else
 		snprintf(leg, sizeof(leg), "%s avg %s", cv->g->p_avg, m->snap.backend);
 	cv_put(cv, y0 + rows, x, R_P_AVG, leg);
 	x += glyph_len(leg) + 2;
 	for (size_t k = 0; k < m->nsh; k++) {
+		/* a shadow curve is an estimate: marked as every estimate is */
 		if (m->sh[k].avg.decay_ms)
-			snprintf(leg, sizeof(leg), "%c %s %u ms*", m->sh[k].ops->name[0],
-				 m->sh[k].ops->name, m->sh[k].avg.decay_ms);
+			snprintf(leg, sizeof(leg), "%c %s%s %s", m->sh[k].ops->name[0], FMT_ESTIMATE,
+				 m->sh[k].ops->name,
+				 fmt_decay(decay, sizeof(decay), m->sh[k].avg.decay_ms));
 		else
-			snprintf(leg, sizeof(leg), "%c %s*", m->sh[k].ops->name[0],
+			snprintf(leg, sizeof(leg), "%c %s%s", m->sh[k].ops->name[0], FMT_ESTIMATE,
 				 m->sh[k].ops->name);
 		cv_put(cv, y0 + rows, x, (enum role)(R_SHADOW0 + k), leg);
 		x += (int)strlen(leg) + 2;
@@ -134,10 +140,10 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 	if (m->len >= 2) {
 		uint64_t first = m->t[model_ring(m, m->len > (size_t)width ? m->len - width : 0)];
 		uint64_t last = m->t[model_ring(m, m->len - 1)];
-		fmt_ns(span, sizeof(span), last - first);
-		snprintf(leg, sizeof(leg), "*shadow estimate  last %s", span);
+		snprintf(leg, sizeof(leg), "%sshadow estimate  last %s", FMT_ESTIMATE,
+			 fmt_duration(span, sizeof(span), last - first));
 	} else {
-		snprintf(leg, sizeof(leg), "*shadow estimate");
+		snprintf(leg, sizeof(leg), "%sshadow estimate", FMT_ESTIMATE);
 	}
 	if (cv->w - (int)strlen(leg) > x)
 		cv_put(cv, y0 + rows, cv->w - (int)strlen(leg), R_DIM, leg);

@@ -9,8 +9,8 @@
  *   input.c   keys, the cap prompt, the backend menu, decay steps
  *   term.c    curses setup and restore, signals, colours, glyphs
  *   top.c     tp_top_run: the loop
- * Values are computed apart from drawing (htop's rule); a missing value is TP_NONE
- * and is drawn as "-", never as 0.
+ * Values are computed apart from drawing (htop's rule); they are written as fmt.h
+ * writes them for every command (a missing value, TP_NONE, as FMT_NONE, never as 0).
  */
 #ifndef TP_TUI_H
 #define TP_TUI_H
@@ -148,6 +148,11 @@ void model_sel_cpus(const struct model *m, struct tp_cpuset *out);
 
 /* ---- layout ---------------------------------------------------------------- */
 
+/* The numbers after a CPU's bar, cap, MHz cap/max, pres and avg, as fmt.h writes them
+ * ("1024", "1197.403/1209.6", "~1024"), and their width. */
+#define NUMBERS_FORMAT " %5s %17s %5s %5s"
+#define NUMBERS_WIDTH 36
+
 struct item {
 	enum sel_kind kind;
 	int index;		/* snap.cpus or snap.domains index */
@@ -204,7 +209,6 @@ void draw_frame(struct canvas *cv, const struct model *m, struct layout *l,
 /* The number of rows --once needs. */
 int draw_once_height(const struct layout *l);
 void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l);
-void fmt_ns(char *buf, size_t len, uint64_t ns);
 
 /* ---- input ---------------------------------------------------------------------- */
 

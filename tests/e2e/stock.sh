@@ -35,7 +35,7 @@ assert_contains "$out" "decay shift:       2 (sched_thermal_decay_shift= on /pro
 	"status: decay shift and where it came from"
 assert_match "$out" "thermal zone: +thermal_zone0 cpu-thermal [0-9.]+ C, trips: passive" \
 	"status: thermal zone with trips"
-assert_match "$out" "cooling device: +cooling_device1 cpufreq-cpu4 \\(policy4\\) state $orig_cool/[0-9]+ -> cap [0-9]+ kHz" \
+assert_match "$out" "cooling device: +cooling_device1 cpufreq-cpu4 \\(policy4\\) state $orig_cool/[0-9]+ -> cap [0-9.]+ MHz" \
 	"status: cpufreq cooling device"
 assert_contains "$out" "tracefs:           thermal_pressure_update present, hw_pressure_update absent" \
 	"status: tracefs events"

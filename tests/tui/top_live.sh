@@ -80,7 +80,7 @@ check "backend menu" wait_for "backend: instant [pelt] decay" 5
 t send-keys Right Enter
 check "backend decay applied" wait_for "backend decay   decay 250 ms" 5
 check "status says so" grep -q "^backend decay" "$TMPD/last"
-check "plot: shadows of the others" grep -qE "p pelt 32 ms\\*" "$TMPD/last"
+check "plot: shadows of the others, marked as estimates" grep -qF "p ~pelt 32 ms" "$TMPD/last"
 
 # ---- decay with + and -
 t send-keys +
