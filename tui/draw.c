@@ -130,7 +130,7 @@ static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct 
 	else
 		draw_bar(cv, y, 6, l->bar_w, c);
 	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, NUMBERS_FORMAT,
-		  fmt_value(cap, sizeof(cap), off ? TP_NONE : c->capacity),
+		  fmt_value(cap, sizeof(cap), c->capacity),
 		  fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
 		  fmt_value(pres, sizeof(pres), c->pressure),
 		  fmt_estimated(avg, sizeof(avg), c->avg_pressure, c->avg_estimated));
