@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 #include <thermpress/experiment.h>
+#include <thermpress/outfile.h>
 
 #include "exp_util.h"
 
@@ -174,7 +175,8 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	struct tp_trace trace = { 0 };
 	struct series *series = NULL;
 	struct collect col = { 0 };
-	FILE *csv = NULL, *svg = NULL;
+	struct tp_outfile *csv_of = NULL, *svg_of = NULL;
+	FILE *csv = NULL;
 	char *text = NULL;
 	size_t len = 0, nb = 0;
 	int status = 0, rc, plot_cpu = -1;
@@ -292,12 +294,11 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 
 	if (out) {
-		csv = strcmp(out, "-") ? fopen(out, "w") : stdout;
-		if (!csv) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "cannot create %s: %s", out,
-					   strerror(errno));
+		if (tp_outfile_open(out, &csv_of, &err)) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
 			goto done;
 		}
+		csv = tp_outfile_stream(csv_of);
 		fputs(TP_REPLAY_CSV_HEADER "\n", csv);
 		col.csv.fp = csv;
 		col.csv.backends = b;
@@ -318,15 +319,6 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 				   "out of memory" : err.msg);
 		goto done;
 	}
-	if (csv && csv != stdout) {
-		int bad = ferror(csv) | fclose(csv);
-
-		csv = NULL;
-		if (bad) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "write error on %s", out);
-			goto done;
-		}
-	}
 	if (plot) {
 		struct tp_plot_series ps[TP_REPLAY_MAX_BACKENDS + 1];
 		char title[128];
@@ -343,29 +335,41 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 							     series[i + 1].t, series[i + 1].v };
 		snprintf(title, sizeof(title), "thermal pressure of cpu %d, replayed at %d Hz",
 			 plot_cpu, ro.hz);
-		svg = fopen(plot, "w");
-		if (!svg) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "cannot create %s: %s", plot,
-					   strerror(errno));
+		if (tp_outfile_open(plot, &svg_of, &err)) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
 			goto done;
 		}
-		rc = tp_plot_svg(svg, title, ps, nb + 1, &err);
-		if (fclose(svg) || rc) {
-			svg = NULL;
+		rc = tp_plot_svg(tp_outfile_stream(svg_of), title, ps, nb + 1, &err);
+		if (rc) {
 			status = cmd_error(ctx, EXIT_RUNTIME, "write error on %s", plot);
 			goto done;
 		}
-		svg = NULL;
+	}
+	/* both outputs complete: put them into place */
+	if (csv_of) {
+		rc = tp_outfile_commit(csv_of, &err);
+		csv_of = NULL;
+		if (rc) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+			goto done;
+		}
+	}
+	if (svg_of) {
+		rc = tp_outfile_commit(svg_of, &err);
+		svg_of = NULL;
+		if (rc) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+			goto done;
+		}
 	}
 	if (ctx->cmd_json)
 		out_json(ctx, json_summary(file, profile, ro.hz, &trace, b, nb, sums));
 	else if (csv != stdout)
 		print_table(ctx, file, &trace, profile, ro.hz, b, nb, sums);
 done:
-	if (csv && csv != stdout) {
-		fclose(csv);
-		unlink(out);
-	}
+	/* a failed run leaves the output paths as they were */
+	tp_outfile_discard(csv_of);
+	tp_outfile_discard(svg_of);
 	if (series) {
 		for (size_t i = 0; i <= nb; i++) {
 			free(series[i].t);

@@ -82,8 +82,10 @@ static void json_i64(FILE *fp, const char *key, int64_t v, bool comma)
 
 static int write_check(struct tp_trace_writer *w, struct tp_error *err)
 {
+	/* checked after every write: errno is that of the write that failed */
 	if (ferror(w->fp))
-		return tp_error_set(err, -EIO, "write error on the trace");
+		return tp_error_set(err, -EIO, "write error on the trace: %s",
+				    strerror(errno ? errno : EIO));
 	return 0;
 }
 
