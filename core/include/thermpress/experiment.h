@@ -96,6 +96,21 @@ struct tp_trace {
 int tp_trace_read(FILE *fp, const char *name, struct tp_trace *out, struct tp_error *err);
 void tp_trace_free(struct tp_trace *trace);
 
+/*
+ * The same reader one row at a time, in constant memory: open reads the metadata (up
+ * to the first row), next gives 1 and a row, 0 at the end, or an error naming the line.
+ * Every value is checked against its documented range (docs/experiments.md).
+ */
+struct tp_trace_reader;
+int tp_trace_reader_open(FILE *fp, const char *name, struct tp_trace_reader **out,
+			 struct tp_error *err);
+const struct tp_trace_meta *tp_trace_reader_meta(const struct tp_trace_reader *rd);
+int tp_trace_reader_next(struct tp_trace_reader *rd, struct tp_trace_row *row,
+			 struct tp_error *err);
+/* The line of the last record read. */
+unsigned tp_trace_reader_line(const struct tp_trace_reader *rd);
+void tp_trace_reader_close(struct tp_trace_reader *rd);
+
 /* ---- Cap profiles ------------------------------------------------------------- */
 
 /* One line of a profile: `TIME, CPULIST, VALUE` (VALUE as `cap set` takes, or clear). */
