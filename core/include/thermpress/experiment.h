@@ -201,11 +201,35 @@ struct tp_replay_summary {
 
 /*
  * Replay trace through each of the nb backends (see docs/experiments.md for the
- * rules).  fn may be NULL.  sums has nb entries.  -ENODATA for a trace without rows.
+ * rules).  fn may be NULL.  sums has nb entries.  -ENODATA for a trace without rows,
+ * -E2BIG for one longer than TP_REPLAY_MAX_TICKS ticks.
  */
 int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *b, size_t nb,
 		  const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
 		  struct tp_replay_summary *sums, struct tp_error *err);
+
+/*
+ * Streaming replay: the rows come from next (1 a row, 0 the end, <0 an error with its
+ * message), in the order a trace reader gives them; memory stays bounded by the number
+ * of CPUs and backends.  The state start and the ticks depend on the first and last
+ * times of the whole trace, so the caller passes the span of a first pass over the rows
+ * (tp_trace_span_add on each).  fn sees the same points in the same order as with
+ * tp_replay_run (they are spooled to an unlinked temporary file meanwhile).
+ */
+#define TP_REPLAY_MAX_TICKS 100000000ull	/* per CPU: 4.6 days at 250 Hz */
+struct tp_trace_span {
+	size_t rows;
+	uint64_t first_ns, last_ns;	/* the earliest and latest times of any row */
+};
+void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *row);
+/* The ticks per CPU a replay of the span at hz runs (checked against the limit). */
+uint64_t tp_replay_ticks(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+			 int hz);
+typedef int (*tp_replay_next_fn)(void *src, struct tp_trace_row *row, struct tp_error *err);
+int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
+		     struct tp_replay_summary *sums, struct tp_error *err);
 
 /* The replay output CSV: header, and a tp_replay_fn that writes rows to a
  * struct tp_replay_csv. */
