@@ -477,6 +477,18 @@ void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *ro
 	span->rows++;
 }
 
+/* Where the state starts and the first tick, from the earliest time of the trace. */
+static void set_start(struct engine *e, const struct tp_trace_meta *meta, uint64_t first_ns,
+		      uint64_t last_ns)
+{
+	uint64_t f;
+
+	e->end = last_ns;
+	e->start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : first_ns;
+	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : e->start;
+	e->tick0 = (f + e->period - 1) / e->period * e->period;
+}
+
 int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
 		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
 		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
@@ -486,10 +498,11 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	struct tp_trace_row row;
 	FILE *spool = NULL;
 	double p_int = 0;
-	uint64_t f, nticks;
+	uint64_t nticks, first = 0;
+	size_t nrows = 0;
 	int hz, rc = 0;
 
-	if (!span->rows)
+	if (span && !span->rows)
 		return tp_error_set(err, -ENODATA, "the trace has no samples to replay");
 	if (nb > TP_REPLAY_MAX_BACKENDS)
 		return tp_error_set(err, -EINVAL, "too many backends (at most %d)",
@@ -497,10 +510,9 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : 250;
 	if (hz < 1 || hz > 100000)
 		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz", hz);
-	nticks = tp_replay_ticks(meta, span, hz);
-	if (nticks > TP_REPLAY_MAX_TICKS)
+	if (span && (nticks = tp_replay_ticks(meta, span, hz)) > TP_REPLAY_MAX_TICKS)
 		return tp_error_set(err, -E2BIG, "the trace spans %.3f s: %" PRIu64 " ticks at %d Hz "
-				    "per CPU, more than the limit of %llu (docs/experiments.md)",
+				    "per CPU, more than the limit of %llu",
 				    (double)(span->last_ns - span->first_ns) / 1e9, nticks, hz,
 				    (unsigned long long)TP_REPLAY_MAX_TICKS);
 	e = calloc(1, sizeof(*e));
@@ -511,11 +523,8 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	e->b = b;
 	e->nb = nb;
 	e->period = 1000000000ull / (uint64_t)hz;
-	e->end = span->last_ns;
-	e->start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns
-						   : span->first_ns;
-	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : e->start;
-	e->tick0 = (f + e->period - 1) / e->period * e->period;
+	if (span)
+		set_start(e, meta, span->first_ns, span->last_ns);
 	e->spool_fd = -1;
 	for (size_t bi = 0; bi < nb; bi++)
 		e->compare[bi] = meta->state_start_ns != TP_NONE && meta->first_tick_ns != TP_NONE &&
@@ -534,12 +543,42 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	while ((rc = next(src, &row, err)) == 1) {
 		struct cpu_runs *c = &e->cpus[row.cpu];
 
+		if (!span) {
+			/* learning the span on the way: the state starts at the first row */
+			if (!nrows)
+				set_start(e, meta, row.time_ns, row.time_ns);
+			else if (row.time_ns < first && meta->state_start_ns == TP_NONE) {
+				rc = tp_error_set(err, -EAGAIN, "a row is earlier than the first: "
+						  "the span is needed first");
+				goto done;
+			}
+			if (row.time_ns < first)
+				first = row.time_ns;
+			if (row.time_ns > e->end)
+				e->end = row.time_ns;
+			if (row.time_ns >= e->tick0 &&
+			    (row.time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS) {
+				rc = tp_error_set(err, -E2BIG, "the trace spans more than %llu ticks "
+						  "at %d Hz per CPU (%.3f s from its first tick), "
+						  "the limit",
+						  (unsigned long long)TP_REPLAY_MAX_TICKS, hz,
+						  (double)(row.time_ns - e->tick0) / 1e9);
+				goto done;
+			}
+		}
+		if (!nrows++)
+			first = row.time_ns;
+
 		if (!c->runs && (rc = cpu_start(e, c, row.cpu, (uint64_t)row.pressure, err)))
 			goto done;
 		feed_row(e, c, &row);
 	}
 	if (rc < 0)
 		goto done;
+	if (!nrows) {
+		rc = tp_error_set(err, -ENODATA, "the trace has no samples to replay");
+		goto done;
+	}
 	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++)
 		if (e->cpus[cpu].runs) {
 			cpu_finish(e, &e->cpus[cpu]);

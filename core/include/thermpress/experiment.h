@@ -211,10 +211,13 @@ int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *
 /*
  * Streaming replay: the rows come from next (1 a row, 0 the end, <0 an error with its
  * message), in the order a trace reader gives them; memory stays bounded by the number
- * of CPUs and backends.  The state start and the ticks depend on the first and last
- * times of the whole trace, so the caller passes the span of a first pass over the rows
- * (tp_trace_span_add on each).  fn sees the same points in the same order as with
- * tp_replay_run (they are spooled to an unlinked temporary file meanwhile).
+ * of CPUs and backends.  The state start and the ticks depend on the earliest and
+ * latest times of the whole trace: give span from a first pass over the rows
+ * (tp_trace_span_add on each), or NULL to learn it on the way in one pass; then a
+ * trace without state_start_ns whose first row is not its earliest gives -EAGAIN (do
+ * the first pass and start again), and the tick limit is checked row by row.  fn sees
+ * the same points in the same order as with tp_replay_run: they are spooled to an
+ * unlinked temporary file and given at the end, so a failed replay gives fn nothing.
  */
 #define TP_REPLAY_MAX_TICKS 100000000ull	/* per CPU: 4.6 days at 250 Hz */
 struct tp_trace_span {
