@@ -241,7 +241,10 @@ const struct cmd_entry cmd_record_entry = {
 		"recorded averages exactly; it is the default on the simulator, --no-reset turns "
 		"it off.  On a simulator with a virtual clock the clock is advanced instead of "
 		"waited for, tick by tick, and a sample is also written at every tick where a cap "
-		"changed.  A progress line is shown on a terminal only.  See docs/experiments.md.",
+		"changed.  A progress line is shown on a terminal only.  A regular FILE is written "
+		"to a temporary file and renamed into place when complete: a failed recording "
+		"leaves it as it was; a device or FIFO is written in place and never removed.  "
+		"See docs/experiments.md.",
 	.min_args = 0, .max_args = -1,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_record,

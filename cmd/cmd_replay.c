@@ -642,7 +642,10 @@ const struct cmd_entry cmd_replay_entry = {
 		"where its state starts).  -o writes every update as CSV (time_ns, cpu, backend, "
 		"decay_ms, pressure, avg_pressure); --plot draws the pressure of one CPU "
 		"(--plot-cpu, default the first whose pressure changes) and each backend's "
-		"average as a self-contained SVG.  See docs/experiments.md.",
+		"average as a self-contained SVG.  The trace is streamed (memory does not grow with its "
+		"length; - reads standard input) and may span at most 100000000 ticks per CPU; "
+		"nothing is written unless every row is valid, and an existing output file is "
+		"replaced only when complete.  See docs/experiments.md.",
 	.min_args = 1, .max_args = -1,
 	.flags = CMD_JSON,
 	.exec = exec_replay,

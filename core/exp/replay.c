@@ -558,11 +558,11 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 				e->end = row.time_ns;
 			if (row.time_ns >= e->tick0 &&
 			    (row.time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS) {
-				rc = tp_error_set(err, -E2BIG, "the trace spans more than %llu ticks "
-						  "at %d Hz per CPU (%.3f s from its first tick), "
-						  "the limit",
-						  (unsigned long long)TP_REPLAY_MAX_TICKS, hz,
-						  (double)(row.time_ns - e->tick0) / 1e9);
+				rc = tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from "
+						  "its first tick, more than the limit of %llu ticks "
+						  "per CPU at %d Hz",
+						  (double)(row.time_ns - e->tick0) / 1e9,
+						  (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
 				goto done;
 			}
 		}

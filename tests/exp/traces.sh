@@ -85,5 +85,56 @@ check "$rc" 0 "replay quoted CSV: exit 0"
 check "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 250 Hz; pressure 10.240 capacity-s" \
 	"replay quoted CSV: every row read"
 
+# ---- streaming: memory does not grow with the trace; a span over the limit is refused ---------
+# 8 CPUs x 10 ms, 1 M rows (about 20 MB): the whole-file reader took over 120 MB here
+awk 'BEGIN { print "time_ns,cpu,pressure"
+	for (i = 0; i < 125000; i++) for (c = 0; c < 8; c++)
+		printf "%.0f,%d,%d\n", 10000000000 + i * 10000000, c, (int(i / 100) * 37 + c * 101) % 1025 }' >big.csv
+if [ -x /usr/bin/time ]; then
+	set +e
+	/usr/bin/time -f %M -o rss.txt "$TP" replay big.csv --backends instant,pelt:32,decay:250 >big.out 2>/dev/null
+	rc=$?
+	set -e
+	check "$rc" 0 "replay a 1 M row trace: exit 0"
+	kb=$(tail -1 rss.txt)
+	if [ "$kb" -le 65536 ]; then pass "replay a 1 M row trace: peak RSS $kb kB <= 64 MB"
+	else fail "replay a 1 M row trace: peak RSS $kb kB > 64 MB"; fi
+	head -240001 big.csv >mid.csv
+	set +e
+	/usr/bin/time -f %M -o rss.txt "$TP" replay mid.csv --backends instant,pelt:32,decay:250 -o mid-out.csv >/dev/null 2>&1
+	rc=$?
+	set -e
+	check "$rc" 0 "replay -o of 240 000 rows: exit 0"
+	kb=$(tail -1 rss.txt)
+	if [ "$kb" -le 65536 ]; then pass "replay -o of 240 000 rows: peak RSS $kb kB <= 64 MB"
+	else fail "replay -o of 240 000 rows: peak RSS $kb kB > 64 MB"; fi
+	# the rows in order: backend by backend, CPU by CPU, in time
+	check "$(awk -F, 'NR > 1 { k = $3 ":" $4 " " $2; if (k != last) { print k; last = k } }' mid-out.csv | tr '\n' ' ')" \
+		"instant:0 0 instant:0 1 instant:0 2 instant:0 3 instant:0 4 instant:0 5 instant:0 6 instant:0 7 pelt:32 0 pelt:32 1 pelt:32 2 pelt:32 3 pelt:32 4 pelt:32 5 pelt:32 6 pelt:32 7 decay:250 0 decay:250 1 decay:250 2 decay:250 3 decay:250 4 decay:250 5 decay:250 6 decay:250 7 " \
+		"replay -o: rows grouped by backend, then CPU"
+else
+	echo "# skipped the memory checks: no /usr/bin/time (bash scripts/deps.sh)"
+fi
+# standard input replays like the file
+check "$(head -2001 big.csv | "$TP" replay - --backends pelt:32 -o - | md5sum)" \
+	"$(head -2001 big.csv >small.csv; "$TP" replay small.csv --backends pelt:32 -o - | md5sum)" \
+	"replay - (a pipe): the same rows as the file"
+
+printf '%s\n' "time_ns,cpu,pressure" "0,0,5" "9000000000000000000,0,6" >long.csv
+run "$TP" replay long.csv --backends instant -o never.csv
+check "$rc" 2 "replay a span over the tick limit: exit 2"
+check "$err" "thermpress: long.csv: the trace spans at least 9000000000.000 s from its first tick, more than the limit of 100000000 ticks per CPU at 250 Hz" \
+	"replay a span over the tick limit: names the span and the limit"
+if [ -e never.csv ]; then fail "replay a span over the limit: wrote the output"; else pass "replay a span over the limit: nothing written"; fi
+run "$TP" replay long.csv --backends instant --plot never.svg
+check "$rc" 2 "replay --plot a span over the tick limit: exit 2 before replaying"
+check "$err" "thermpress: long.csv: the trace spans 9000000000.000 s, 2250000000001 ticks per CPU at 250 Hz: more than the limit of 100000000" \
+	"replay --plot a span over the tick limit: names the span and the limit"
+# a row earlier than the first (another CPU) and no state start: the state starts at the earliest
+printf '%s\n' "time_ns,cpu,pressure" "20000000,1,5" "10000000,0,0" "30000000,1,500" "45000000,0,800" >early.csv
+run "$TP" replay early.csv --backends pelt:32 --json
+check "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["rows"], d["backends"][0]["ticks"])')" \
+	"4 18" "replay: a row earlier than the first moves the state start (ticks from 12 ms to 44 ms on both CPUs)"
+
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
