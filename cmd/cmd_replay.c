@@ -412,8 +412,8 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!file)
 		return cmd_error(ctx, EXIT_USAGE, "replay: missing FILE (usage: %s)", USAGE);
 
-	/* Everything is read and checked before any output file is created: a first pass
-	 * over the rows checks them and finds the span, the second replays them. */
+	/* The input is streamed; nothing is written before every row was read and checked
+	 * (docs/experiments.md, "Streaming, limits and progress"). */
 	rc = tp_plugins_load(ctx->opts.plugin_dir, &plugins, &err);
 	if (rc < 0)
 		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
