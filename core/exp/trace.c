@@ -975,9 +975,9 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 		if ((rc = json_string(&p, &key, msg, len)))
 			return rc;
 		p = skip_ws(p);
-		if (*p++ != ':')
+		if (*p != ':')
 			goto bad;
-		p = skip_ws(p);
+		p = skip_ws(p + 1);
 		if (*p == '"') {
 			p++;
 			if ((rc = json_string(&p, &val, msg, len)))

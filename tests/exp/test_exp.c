@@ -519,6 +519,8 @@ static void test_trace_ranges(void **state)
 		{ "{\"time_ns\":1,\"cpu\":0,\"pressure\":3,\"backend\":\"\\ud800\"}\n",
 		  "t.csv:1: a lone UTF-16 surrogate in a string" },
 		{ HDR "10,0,-,-,-,5,-,\"pelt,-\n", "t.csv:2: a quoted field is not closed" },
+		/* found by fuzz_trace: a key at the end of the line was read past */
+		{ "{\"time_ns\"", "t.csv:1: expected one JSON object on the line" },
 	};
 	struct tp_trace t;
 	struct tp_error err = { 0 };
