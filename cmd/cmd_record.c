@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <thermpress/experiment.h>
+#include <thermpress/outfile.h>
 
 #include "exp_util.h"
 
@@ -68,6 +69,7 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 	int reset = -1, status = 0, rc, wstatus = 0;
 	bool have_duration = false;
 	struct tp_recorder *rec = NULL;
+	struct tp_outfile *of = NULL;
 	FILE *fp = NULL;
 	pid_t pid = -1;
 
@@ -118,9 +120,10 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 		return ctx->status;
 	ro.restart_state = reset >= 0 ? reset : tp_source_kind(ctx->src) == TP_SOURCE_SIM;
 
-	fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!fp)
-		return cmd_error(ctx, EXIT_RUNTIME, "cannot create %s: %s", out, strerror(errno));
+	rc = tp_outfile_open(out, &of, &err);
+	if (rc)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+	fp = tp_outfile_stream(of);
 	rc = tp_recorder_open(ctx->src, fp, &ro, &rec, &err);
 	if (rc)
 		goto fail;
@@ -180,12 +183,10 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 	rec = NULL;
 	if (rc)
 		goto fail;
-	if (fp != stdout && fclose(fp)) {
-		fp = NULL;
-		tp_error_set(&err, -EIO, "write error on %s: %s", out, strerror(errno));
-		rc = -EIO;
+	rc = tp_outfile_commit(of, &err);
+	of = NULL;
+	if (rc)
 		goto fail;
-	}
 	if (command && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
 		cmd_warning(ctx, "%s %s %d; the trace is complete", command[0],
 			    WIFEXITED(wstatus) ? "exited with status" : "was killed by signal",
@@ -194,12 +195,17 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 fail:
 	if (rec)
 		tp_recorder_close(rec, NULL);
-	if (fp && fp != stdout) {
-		fclose(fp);
-		unlink(out);
-	}
+	/* the output path is as it was: only our temporary file goes */
+	tp_outfile_discard(of);
 	if (pid > 0 && child_done(pid, &wstatus) < 0)
 		waitpid(pid, &wstatus, 0);
+	if (!strncmp(err.msg, "write error on the trace", 24)) {
+		/* name the file the user gave */
+		char msg[sizeof(err.msg)];
+
+		snprintf(msg, sizeof(msg), "write error on %s%s", out, err.msg + 24);
+		snprintf(err.msg, sizeof(err.msg), "%s", msg);
+	}
 	return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
 }
 
@@ -235,7 +241,10 @@ const struct cmd_entry cmd_record_entry = {
 		"recorded averages exactly; it is the default on the simulator, --no-reset turns "
 		"it off.  On a simulator with a virtual clock the clock is advanced instead of "
 		"waited for, tick by tick, and a sample is also written at every tick where a cap "
-		"changed.  A progress line is shown on a terminal only.  See docs/experiments.md.",
+		"changed.  A progress line is shown on a terminal only.  A regular FILE is written "
+		"to a temporary file and renamed into place when complete: a failed recording "
+		"leaves it as it was; a device or FIFO is written in place and never removed.  "
+		"See docs/experiments.md.",
 	.min_args = 0, .max_args = -1,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_record,

@@ -4,10 +4,12 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 #include <thermpress/experiment.h>
+#include <thermpress/outfile.h>
 
 #include "exp_util.h"
 
@@ -63,17 +65,162 @@ static int on_point(void *arg, size_t b, const struct tp_replay_point *pt)
 	return 0;
 }
 
-/* The CPU to plot: the first whose pressure changes, else the first. */
-static int pick_plot_cpu(const struct tp_trace *t)
+/*
+ * What the first pass over the rows learns: the span, the CPUs present, and the CPU to
+ * plot by default: the first (in file order) whose pressure changes at its next row,
+ * else the first.
+ */
+struct scan {
+	struct tp_trace_span span;
+	bool *present;		/* TP_MAX_CPUS */
+	int64_t *last_p;	/* per CPU: the last row's pressure and index */
+	size_t *last_i;
+	size_t plot_i;		/* the row of the best candidate so far, SIZE_MAX none */
+	int plot_cpu, first_cpu;
+};
+
+static int scan_init(struct scan *sc)
 {
-	for (size_t i = 0; i < t->nr_rows; i++)
-		for (size_t j = i + 1; j < t->nr_rows; j++)
-			if (t->rows[j].cpu == t->rows[i].cpu) {
-				if (t->rows[j].pressure != t->rows[i].pressure)
-					return t->rows[i].cpu;
-				break;
-			}
-	return t->nr_rows ? t->rows[0].cpu : 0;
+	memset(sc, 0, sizeof(*sc));
+	sc->present = calloc(TP_MAX_CPUS, sizeof(*sc->present));
+	sc->last_p = calloc(TP_MAX_CPUS, sizeof(*sc->last_p));
+	sc->last_i = calloc(TP_MAX_CPUS, sizeof(*sc->last_i));
+	sc->plot_i = SIZE_MAX;
+	return sc->present && sc->last_p && sc->last_i ? 0 : -ENOMEM;
+}
+
+static void scan_free(struct scan *sc)
+{
+	free(sc->present);
+	free(sc->last_p);
+	free(sc->last_i);
+}
+
+static void scan_row(struct scan *sc, const struct tp_trace_row *r)
+{
+	size_t i = sc->span.rows;
+
+	if (!i)
+		sc->first_cpu = r->cpu;
+	if (sc->present[r->cpu] && sc->last_p[r->cpu] != r->pressure &&
+	    sc->last_i[r->cpu] < sc->plot_i) {
+		sc->plot_i = sc->last_i[r->cpu];
+		sc->plot_cpu = r->cpu;
+	}
+	sc->present[r->cpu] = true;
+	sc->last_p[r->cpu] = r->pressure;
+	sc->last_i[r->cpu] = i;
+	tp_trace_span_add(&sc->span, r);
+}
+
+/* The rows of a trace file or of a profile's trace, for either pass. */
+struct rows {
+	struct cmd_ctx *ctx;
+	struct tp_trace_reader *rd;	/* a trace file */
+	const struct tp_trace *mem;	/* or a profile's trace */
+	size_t i, total;
+	FILE *in;			/* for progress without a first pass: the file position */
+	off_t size;
+	const char *what;		/* "reading" or "replaying", for progress */
+	bool progress;
+	struct scan *scan;		/* first pass */
+	int plot_cpu;			/* second pass: the plotted CPU's pressure series */
+	struct series *pressure;
+	int error;
+};
+
+static int rows_next(void *arg, struct tp_trace_row *row, struct tp_error *err)
+{
+	struct rows *r = arg;
+	int rc;
+
+	if (r->rd) {
+		rc = tp_trace_reader_next(r->rd, row, err);
+		if (rc <= 0)
+			return rc;
+	} else {
+		if (r->i == r->mem->nr_rows)
+			return 0;
+		*row = r->mem->rows[r->i];
+	}
+	r->i++;
+	if (r->progress && !(r->i & 0xfffff)) {
+		if (r->total)
+			fprintf(stderr, "\r%s: %.0f %% (%zu of %zu rows)", r->what,
+				100.0 * (double)r->i / (double)r->total, r->i, r->total);
+		else if (r->in && r->size > 0)
+			fprintf(stderr, "\r%s: %.0f %% (%zu rows)", r->what,
+				100.0 * (double)ftello(r->in) / (double)r->size, r->i);
+		else
+			fprintf(stderr, "\r%s: %zu rows", r->what, r->i);
+	}
+	if (r->scan)
+		scan_row(r->scan, row);
+	if (r->pressure && row->cpu == r->plot_cpu &&
+	    series_add(r->pressure, row->time_ns, row->pressure))
+		return tp_error_set(err, -ENOMEM, "out of memory for the plot");
+	return 1;
+}
+
+static void progress_done(struct rows *r)
+{
+	if (r->progress)
+		fprintf(stderr, "\r\033[K");
+}
+
+/*
+ * The input as a seekable stream (two passes): a regular file as it is, anything else
+ * (standard input, a pipe) copied to an unlinked temporary file first.  0 or an exit
+ * status (reported).
+ */
+static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
+{
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin, *tmp;
+	char buf[65536];
+	size_t n;
+
+	if (!in)
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+	if (in != stdin && fseeko(in, 0, SEEK_SET) == 0) {
+		*out = in;
+		return 0;
+	}
+	tmp = tmpfile();
+	if (!tmp) {
+		int e = errno;
+
+		if (in != stdin)
+			fclose(in);
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot create a temporary copy of %s: %s",
+				 path, strerror(e));
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, tmp) != n)
+			break;
+	if (ferror(in) || ferror(tmp) || fflush(tmp)) {
+		int e = errno;
+
+		if (in != stdin)
+			fclose(in);
+		fclose(tmp);
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", path, strerror(e));
+	}
+	if (in != stdin)
+		fclose(in);
+	rewind(tmp);
+	*out = tmp;
+	return 0;
+}
+
+/* Whether fp starts like a trace (CSV header or JSON lines) rather than a cap profile. */
+static bool input_is_trace(FILE *fp)
+{
+	char head[4096];
+	size_t n = fread(head, 1, sizeof(head) - 1, fp);
+
+	head[n] = '\0';
+	rewind(fp);
+	return exp_is_trace(head);
 }
 
 static const char *exact_text(const struct tp_replay_summary *s, char *buf, size_t len)
@@ -86,21 +233,15 @@ static const char *exact_text(const struct tp_replay_summary *s, char *buf, size
 	return buf;
 }
 
-static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_trace *t,
+static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_trace_span *t,
 			bool profile, int hz, const struct tp_replay_backend *b, size_t nb,
 			const struct tp_replay_summary *s)
 {
-	uint64_t t0 = UINT64_MAX, t1 = 0;
 	char buf[96];
 
-	for (size_t i = 0; i < t->nr_rows; i++) {
-		if (t->rows[i].time_ns < t0)
-			t0 = t->rows[i].time_ns;
-		if (t->rows[i].time_ns > t1)
-			t1 = t->rows[i].time_ns;
-	}
 	out_printf(ctx, "%s %s: %zu rows, %.3f s at %d Hz; pressure %.3f capacity-s\n",
-		   profile ? "profile" : "trace", file, t->nr_rows, (double)(t1 - t0) / 1e9, hz,
+		   profile ? "profile" : "trace", file, t->rows,
+		   (double)(t->last_ns - t->first_ns) / 1e9, hz,
 		   s[0].pressure_s);
 	out_printf(ctx, "%-12s %8s %6s %9s %9s %6s %12s  %s\n", "BACKEND", "MAD", "STEPS",
 		   "T50(ms)", "T90(ms)", "NOT90", "CAP-S LOST", "EXACT");
@@ -119,7 +260,7 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 }
 
 static struct json_object *json_summary(const char *file, bool profile, int hz,
-					const struct tp_trace *t,
+					const struct tp_trace_span *t,
 					const struct tp_replay_backend *b, size_t nb,
 					const struct tp_replay_summary *s)
 {
@@ -128,7 +269,7 @@ static struct json_object *json_summary(const char *file, bool profile, int hz,
 	json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
 	json_object_object_add(o, "input", json_object_new_string(file));
 	json_object_object_add(o, "kind", json_object_new_string(profile ? "profile" : "trace"));
-	json_object_object_add(o, "rows", json_object_new_uint64(t->nr_rows));
+	json_object_object_add(o, "rows", json_object_new_uint64(t->rows));
 	json_object_object_add(o, "hz", json_object_new_int(hz));
 	json_object_object_add(o, "pressure_capacity_s", json_object_new_double(s[0].pressure_s));
 	for (size_t i = 0; i < nb; i++) {
@@ -163,6 +304,49 @@ static struct json_object *json_summary(const char *file, bool profile, int hz,
 	return o;
 }
 
+/*
+ * The first pass: every row read and checked, the span and the CPUs learnt, the span
+ * checked against the tick limit.  0 or an exit status (reported).
+ */
+static int first_pass(struct cmd_ctx *ctx, FILE *in, const char *file, struct rows *pass,
+		      struct scan *sc, const struct tp_trace_meta *meta, int hz,
+		      struct tp_error *err)
+{
+	struct tp_trace_row row;
+	int rc;
+
+	scan_free(sc);
+	if (scan_init(sc))
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	if (!pass->mem && !pass->rd) {
+		rewind(in);
+		rc = tp_trace_reader_open(in, file, &pass->rd, err);
+		if (rc < 0)
+			return cmd_tp_error(ctx, rc, err);
+	}
+	pass->what = "reading";
+	pass->scan = sc;
+	pass->pressure = NULL;
+	pass->i = 0;
+	pass->total = 0;
+	while ((rc = rows_next(pass, &row, err)) == 1)
+		;
+	progress_done(pass);
+	tp_trace_reader_close(pass->rd);
+	pass->rd = NULL;
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, err);
+	if (!sc->span.rows)
+		return cmd_error(ctx, EXIT_USAGE, "%s: the trace has no samples to replay", file);
+	if (tp_replay_ticks(meta, &sc->span, hz) > TP_REPLAY_MAX_TICKS)
+		return cmd_error(ctx, EXIT_USAGE, "%s: the trace spans %.3f s, %" PRIu64 " ticks "
+				 "per CPU at %d Hz: more than the limit of %llu", file,
+				 (double)(sc->span.last_ns - sc->span.first_ns) / 1e9,
+				 tp_replay_ticks(meta, &sc->span, hz), hz,
+				 (unsigned long long)TP_REPLAY_MAX_TICKS);
+	return 0;
+}
+
 static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL, *list = DEFAULT_BACKENDS, *out = NULL, *plot = NULL, *v;
@@ -171,14 +355,18 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	struct tp_replay_options ro = { 0 };
 	struct tp_plugin_set *plugins = NULL;
 	struct tp_error err = { 0 };
-	struct tp_trace trace = { 0 };
+	struct tp_trace ptrace = { 0 };	/* a profile's trace */
+	struct tp_trace_meta meta;
+	struct scan sc = { 0 };
+	struct rows pass = { 0 };
+	FILE *in = NULL;
 	struct series *series = NULL;
 	struct collect col = { 0 };
-	FILE *csv = NULL, *svg = NULL;
-	char *text = NULL;
-	size_t len = 0, nb = 0;
+	struct tp_outfile *csv_of = NULL, *svg_of = NULL;
+	FILE *csv = NULL;
+	size_t nb = 0;
 	int status = 0, rc, plot_cpu = -1;
-	bool profile = false;
+	bool profile = false, two_pass;
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -224,7 +412,8 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!file)
 		return cmd_error(ctx, EXIT_USAGE, "replay: missing FILE (usage: %s)", USAGE);
 
-	/* Everything is read and checked before any output file is created. */
+	/* The input is streamed; nothing is written before every row was read and checked
+	 * (docs/experiments.md, "Streaming, limits and progress"). */
 	rc = tp_plugins_load(ctx->opts.plugin_dir, &plugins, &err);
 	if (rc < 0)
 		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
@@ -233,71 +422,68 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 		status = cmd_tp_error(ctx, rc, &err);
 		goto done;
 	}
-	if ((status = exp_read_file(ctx, file, &text, &len)))
+	if ((status = open_input(ctx, file, &in)))
 		goto done;
-	profile = !exp_is_trace(text);
-	{
-		FILE *fp = fmemopen(text, len ? len : 1, "r");
+	profile = !input_is_trace(in);
+	pass.ctx = ctx;
+	pass.progress = exp_progress_enabled(ctx);
+	if (!profile && pass.progress) {
+		struct stat st;
 
-		if (!fp) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", file,
-					   strerror(errno));
+		pass.in = in;
+		pass.size = fstat(fileno(in), &st) ? 0 : st.st_size;
+	}
+	if (profile) {
+		struct tp_snapshot snap = { 0 };
+		struct tp_profile prof;
+
+		if ((status = ctx_snapshot(ctx, &snap))) {
+			tp_snapshot_release(&snap);
 			goto done;
 		}
-		if (profile) {
-			struct tp_snapshot snap = { 0 };
-			struct tp_profile prof;
-
-			if ((status = ctx_snapshot(ctx, &snap))) {
-				fclose(fp);
-				tp_snapshot_release(&snap);
-				goto done;
-			}
-			if (ro.hz)
-				snap.hz = ro.hz;
-			rc = tp_profile_read(fp, file, &snap, &prof, &err);
-			if (!rc) {
-				rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS,
-							 PROFILE_TAIL_NS, &trace, &err);
-				tp_profile_free(&prof);
-			}
-			tp_snapshot_release(&snap);
-		} else {
-			rc = tp_trace_read(fp, file, &trace, &err);
+		if (ro.hz)
+			snap.hz = ro.hz;
+		rc = tp_profile_read(in, file, &snap, &prof, &err);
+		if (!rc) {
+			rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS, PROFILE_TAIL_NS,
+						 &ptrace, &err);
+			tp_profile_free(&prof);
 		}
-		fclose(fp);
-	}
-	if (rc < 0) {
-		status = cmd_tp_error(ctx, rc, &err);
-		goto done;
-	}
-	if (!trace.nr_rows) {
-		status = cmd_error(ctx, EXIT_USAGE, "%s: the trace has no samples to replay", file);
-		goto done;
+		tp_snapshot_release(&snap);
+		if (rc < 0) {
+			status = cmd_tp_error(ctx, rc, &err);
+			goto done;
+		}
+		meta = ptrace.meta;
+		pass.mem = &ptrace;
+	} else {
+		rc = tp_trace_reader_open(in, file, &pass.rd, &err);
+		if (rc < 0) {
+			status = cmd_tp_error(ctx, rc, &err);
+			goto done;
+		}
+		meta = *tp_trace_reader_meta(pass.rd);
 	}
 	if (!ro.hz)
-		ro.hz = trace.meta.hz > 0 ? trace.meta.hz : 250;
+		ro.hz = meta.hz > 0 ? meta.hz : 250;
+	/*
+	 * One pass normally: the replay learns the span on the way and writes nothing until
+	 * every row was read and checked.  A first pass over the rows is needed to choose
+	 * the CPU to plot, or when a trace without a state start has a row earlier than its
+	 * first (the state starts at the earliest time).
+	 */
+	two_pass = plot && plot_cpu < 0;
+	if (two_pass && (status = first_pass(ctx, in, file, &pass, &sc, &meta, ro.hz, &err)))
+		goto done;
 	if (plot_cpu < 0)
-		plot_cpu = pick_plot_cpu(&trace);
-	else {
-		bool found = false;
-
-		for (size_t i = 0; i < trace.nr_rows && !found; i++)
-			found = trace.rows[i].cpu == plot_cpu;
-		if (!found) {
-			status = cmd_error(ctx, EXIT_USAGE, "replay: cpu %d is not in %s", plot_cpu,
-					   file);
-			goto done;
-		}
-	}
+		plot_cpu = sc.plot_i != SIZE_MAX ? sc.plot_cpu : sc.first_cpu;
 
 	if (out) {
-		csv = strcmp(out, "-") ? fopen(out, "w") : stdout;
-		if (!csv) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "cannot create %s: %s", out,
-					   strerror(errno));
+		if (tp_outfile_open(out, &csv_of, &err)) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
 			goto done;
 		}
+		csv = tp_outfile_stream(csv_of);
 		fputs(TP_REPLAY_CSV_HEADER "\n", csv);
 		col.csv.fp = csv;
 		col.csv.backends = b;
@@ -311,61 +497,99 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		col.s = series + 1;
 		col.plot_cpu = plot_cpu;
+		pass.plot_cpu = plot_cpu;
 	}
-	rc = tp_replay_run(&trace, b, nb, &ro, on_point, &col, sums, &err);
-	if (rc) {
-		status = cmd_error(ctx, EXIT_RUNTIME, "replay: %s", rc == -ENOMEM && !err.msg[0] ?
-				   "out of memory" : err.msg);
-		goto done;
-	}
-	if (csv && csv != stdout) {
-		int bad = ferror(csv) | fclose(csv);
-
-		csv = NULL;
-		if (bad) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "write error on %s", out);
+	for (;;) {
+		if (series) {
+			series[0].n = 0;
+			pass.pressure = &series[0];
+		}
+		pass.scan = two_pass ? NULL : &sc;
+		pass.i = 0;
+		pass.total = two_pass ? sc.span.rows : 0;
+		pass.what = "replaying";
+		if (!profile && !pass.rd) {
+			rewind(in);
+			rc = tp_trace_reader_open(in, file, &pass.rd, &err);
+			if (rc < 0) {
+				status = cmd_tp_error(ctx, rc, &err);
+				goto done;
+			}
+		}
+		if (!two_pass && scan_init(&sc)) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "out of memory");
 			goto done;
 		}
+		rc = tp_replay_stream(&meta, two_pass ? &sc.span : NULL, rows_next, &pass, b, nb,
+				      &ro, out || plot ? on_point : NULL, &col, sums, &err);
+		progress_done(&pass);
+		tp_trace_reader_close(pass.rd);
+		pass.rd = NULL;
+		if (rc != -EAGAIN || two_pass)
+			break;
+		two_pass = true;
+		if ((status = first_pass(ctx, in, file, &pass, &sc, &meta, ro.hz, &err)))
+			goto done;
+	}
+	if (rc == -ENODATA || rc == -E2BIG) {
+		status = cmd_error(ctx, EXIT_USAGE, "%s: %s", file, err.msg);
+		goto done;
+	}
+	if (rc) {
+		status = cmd_error(ctx, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "%s%s",
+				   rc == -EINVAL ? "" : "replay: ",
+				   rc == -ENOMEM && !err.msg[0] ? "out of memory" : err.msg);
+		goto done;
+	}
+	if (plot && !sc.present[plot_cpu]) {
+		status = cmd_error(ctx, EXIT_USAGE, "replay: cpu %d is not in %s", plot_cpu, file);
+		goto done;
 	}
 	if (plot) {
 		struct tp_plot_series ps[TP_REPLAY_MAX_BACKENDS + 1];
 		char title[128];
 
-		for (size_t i = 0; i < trace.nr_rows; i++)
-			if (trace.rows[i].cpu == plot_cpu &&
-			    series_add(&series[0], trace.rows[i].time_ns, trace.rows[i].pressure)) {
-				status = cmd_error(ctx, EXIT_RUNTIME, "out of memory for the plot");
-				goto done;
-			}
 		ps[0] = (struct tp_plot_series){ "pressure", series[0].n, series[0].t, series[0].v };
 		for (size_t i = 0; i < nb; i++)
 			ps[i + 1] = (struct tp_plot_series){ b[i].label, series[i + 1].n,
 							     series[i + 1].t, series[i + 1].v };
 		snprintf(title, sizeof(title), "thermal pressure of cpu %d, replayed at %d Hz",
 			 plot_cpu, ro.hz);
-		svg = fopen(plot, "w");
-		if (!svg) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "cannot create %s: %s", plot,
-					   strerror(errno));
+		if (tp_outfile_open(plot, &svg_of, &err)) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
 			goto done;
 		}
-		rc = tp_plot_svg(svg, title, ps, nb + 1, &err);
-		if (fclose(svg) || rc) {
-			svg = NULL;
+		rc = tp_plot_svg(tp_outfile_stream(svg_of), title, ps, nb + 1, &err);
+		if (rc) {
 			status = cmd_error(ctx, EXIT_RUNTIME, "write error on %s", plot);
 			goto done;
 		}
-		svg = NULL;
+	}
+	/* both outputs complete: put them into place */
+	if (csv_of) {
+		rc = tp_outfile_commit(csv_of, &err);
+		csv_of = NULL;
+		if (rc) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+			goto done;
+		}
+	}
+	if (svg_of) {
+		rc = tp_outfile_commit(svg_of, &err);
+		svg_of = NULL;
+		if (rc) {
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+			goto done;
+		}
 	}
 	if (ctx->cmd_json)
-		out_json(ctx, json_summary(file, profile, ro.hz, &trace, b, nb, sums));
+		out_json(ctx, json_summary(file, profile, ro.hz, &sc.span, b, nb, sums));
 	else if (csv != stdout)
-		print_table(ctx, file, &trace, profile, ro.hz, b, nb, sums);
+		print_table(ctx, file, &sc.span, profile, ro.hz, b, nb, sums);
 done:
-	if (csv && csv != stdout) {
-		fclose(csv);
-		unlink(out);
-	}
+	/* a failed run leaves the output paths as they were */
+	tp_outfile_discard(csv_of);
+	tp_outfile_discard(svg_of);
 	if (series) {
 		for (size_t i = 0; i <= nb; i++) {
 			free(series[i].t);
@@ -373,8 +597,11 @@ done:
 		}
 		free(series);
 	}
-	tp_trace_free(&trace);
-	free(text);
+	tp_trace_reader_close(pass.rd);
+	if (in && in != stdin)
+		fclose(in);
+	scan_free(&sc);
+	tp_trace_free(&ptrace);
 	tp_plugins_free(plugins);
 	return status;
 }
@@ -415,7 +642,10 @@ const struct cmd_entry cmd_replay_entry = {
 		"where its state starts).  -o writes every update as CSV (time_ns, cpu, backend, "
 		"decay_ms, pressure, avg_pressure); --plot draws the pressure of one CPU "
 		"(--plot-cpu, default the first whose pressure changes) and each backend's "
-		"average as a self-contained SVG.  See docs/experiments.md.",
+		"average as a self-contained SVG.  The trace is streamed (memory does not grow with its "
+		"length; - reads standard input) and may span at most 100000000 ticks per CPU; "
+		"nothing is written unless every row is valid, and an existing output file is "
+		"replaced only when complete.  See docs/experiments.md.",
 	.min_args = 1, .max_args = -1,
 	.flags = CMD_JSON,
 	.exec = exec_replay,

@@ -9,6 +9,7 @@ packages=(
   # the patched kernel and its qemu harness (kernel/)
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
+  time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
 )
 missing=()
 for p in "${packages[@]}"; do

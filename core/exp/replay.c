@@ -17,10 +17,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <thermpress/experiment.h>
 
-#define CHUNK 4096
+
 
 int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugins,
 			     struct tp_replay_backend *out, size_t max, size_t *count,
@@ -87,33 +88,50 @@ int tp_replay_csv_row(void *arg, size_t backend, const struct tp_replay_point *p
 }
 
 /*
+ * The engine streams: rows come one at a time (tp_replay_next_fn) and each (backend,
+ * CPU) pair keeps only its averaging state, its metrics and one chunk of pending
+ * updates, so memory is bounded by the number of CPUs and backends, not by the
+ * trace's length.  The callback's order (backend by backend, CPU by CPU, in time) is
+ * kept by spooling each pair's points to an unlinked temporary file, read back in that
+ * order at the end.
+ *
  * A chunk is a run of updates (ticks and updates on change) plus a short list of
  * marks (a step starts, a row to compare, comparing stops), each placed before the
  * update numbered `at`.  Ticks need no mark, so the common path stays a tight loop.
  */
+#define CHUNK 512
+#define MARKS (CHUNK + 8)	/* a row adds at most 3: flushed at CHUNK */
+
 enum mark_kind { MK_STEP, MK_CHECK, MK_STOPCHECK };
 
 struct mark {
 	uint32_t kind;
 	uint32_t at;		/* processed before update number at of the chunk */
-	size_t idx;		/* MK_CHECK: row index */
-	uint64_t t;		/* MK_STEP: time of the change */
-	int64_t p0, p1;		/* MK_STEP: pressure before and after */
+	uint64_t t;		/* MK_STEP: time of the change; MK_CHECK: of the row */
+	int64_t p0, p1;		/* MK_STEP: pressure before and after; MK_CHECK: p0 recorded */
 };
 
+/* A point as spooled: the backend and CPU are those of the chain it is in. */
+struct spool_point {
+	uint64_t t, avg;
+	uint32_t p, tick;
+};
+struct spool_block {
+	uint64_t next;		/* file offset of the pair's next block, NO_BLOCK at the end */
+	uint32_t n, pad;
+};
+#define NO_BLOCK UINT64_MAX
+
+/* One backend on one CPU. */
 struct run {
-	const struct tp_trace *trace;
 	const struct tp_replay_backend *b;
-	size_t bi;
-	struct tp_replay_summary *sum;
-	tp_replay_fn fn;
-	void *arg;
-	void *state;
 	int cpu;
-	bool compare;
+	void *state;
+	bool on_change, compare;
+	uint64_t tick;		/* the next tick */
 	/* one chunk */
 	size_t nmark, nupd;
-	struct mark marks[CHUNK * 3 + 8];
+	struct mark marks[MARKS];
 	uint64_t t[CHUNK], p[CHUNK], avg[CHUNK];
 	uint8_t change[CHUNK];	/* 1: an update on change, 0: a tick */
 	/* carried across chunks */
@@ -122,18 +140,44 @@ struct run {
 	bool step_open, got50, got90;
 	uint64_t step_t;
 	int64_t step_sign, th50, th90;
-	double mad_sum, t50_sum, t90_sum;
-	double cap_int;		/* capacity x ns */
+	/* metrics, exact integers: the sums do not depend on the order of the pairs */
+	uint64_t updates, ticks, mad, steps, reached50, reached90, compared;
+	uint64_t t50_ns, t90_ns, t50_max_ns, t90_max_ns;
+	unsigned __int128 cap;	/* capacity x ns */
+	bool mismatch;
+	uint64_t mm_time;
+	int64_t mm_recorded, mm_replayed;
+	uint64_t spool_first, spool_last;
 };
 
-static void reached(struct run *r, uint64_t t, double *sum, double *max, size_t *count)
+struct cpu_runs {
+	struct run **runs;	/* nb */
+	uint64_t p;		/* the pressure in force */
+	uint64_t int_last;	/* the instantaneous pressure integral so far */
+	unsigned __int128 p_int;
+};
+
+struct engine {
+	const struct tp_replay_backend *b;
+	size_t nb;
+	uint64_t start, tick0, period, end;
+	bool compare_trace;	/* per backend below */
+	bool compare[TP_REPLAY_MAX_BACKENDS];
+	struct cpu_runs *cpus;	/* TP_MAX_CPUS, runs allocated on a CPU's first row */
+	int spool_fd;		/* -1: no callback */
+	uint64_t spool_end;
+	struct spool_point buf[CHUNK];
+	int io_error;
+};
+
+static void reached(struct run *r, uint64_t t, uint64_t *sum, uint64_t *max, uint64_t *count)
 {
-	double ms = (double)(t - r->step_t) / 1e6;
+	uint64_t ns = t - r->step_t;
 
 	(*count)++;
-	*sum += ms;
-	if (ms > *max)
-		*max = ms;
+	*sum += ns;
+	if (ns > *max)
+		*max = ns;
 }
 
 static void step_check(struct run *r, uint64_t t, uint64_t avg)
@@ -143,11 +187,11 @@ static void step_check(struct run *r, uint64_t t, uint64_t avg)
 
 	if (!r->got50 && v >= r->th50) {
 		r->got50 = true;
-		reached(r, t, &r->t50_sum, &r->sum->t50_max_ms, &r->sum->reached50);
+		reached(r, t, &r->t50_ns, &r->t50_max_ns, &r->reached50);
 	}
 	if (!r->got90 && v >= r->th90) {
 		r->got90 = true;
-		reached(r, t, &r->t90_sum, &r->sum->t90_max_ms, &r->sum->reached90);
+		reached(r, t, &r->t90_ns, &r->t90_max_ns, &r->reached90);
 	}
 	if (r->got50 && r->got90)
 		r->step_open = false;
@@ -157,7 +201,7 @@ static void do_mark(struct run *r, const struct mark *m)
 {
 	switch (m->kind) {
 	case MK_STEP:
-		r->sum->steps++;
+		r->steps++;
 		r->step_open = true;
 		r->got50 = r->got90 = false;
 		r->step_t = m->t;
@@ -174,31 +218,52 @@ static void do_mark(struct run *r, const struct mark *m)
 		r->compare = false;
 		break;
 	case MK_CHECK: {
-		const struct tp_trace_row *row = &r->trace->rows[m->idx];
 		/* before its first update the state reads 0, as the simulator's */
 		uint64_t have = r->any_update ? r->last_avg : 0;
 
 		if (!r->compare)
 			break;
-		r->sum->compared++;
-		if ((uint64_t)row->avg_pressure != have && r->sum->exact != 0) {
-			r->sum->exact = 0;
-			r->sum->mismatch_time_ns = row->time_ns;
-			r->sum->mismatch_cpu = row->cpu;
-			r->sum->mismatch_recorded = row->avg_pressure;
-			r->sum->mismatch_replayed = (int64_t)have;
+		r->compared++;
+		if ((uint64_t)m->p0 != have && !r->mismatch) {
+			r->mismatch = true;
+			r->mm_time = m->t;
+			r->mm_recorded = m->p0;
+			r->mm_replayed = (int64_t)have;
 		}
 		break;
 	}
 	}
 }
 
-static int flush(struct run *r)
+/* Append the chunk's points to the pair's chain in the spool file. */
+static void spool_chunk(struct engine *e, struct run *r)
+{
+	struct spool_block blk = { .next = NO_BLOCK, .n = (uint32_t)r->nupd };
+	uint64_t off = e->spool_end;
+	size_t bytes = r->nupd * sizeof(struct spool_point);
+
+	for (size_t u = 0; u < r->nupd; u++)
+		e->buf[u] = (struct spool_point){ r->t[u], r->avg[u], (uint32_t)r->p[u],
+						  !r->change[u] };
+	if (pwrite(e->spool_fd, &blk, sizeof(blk), (off_t)off) != (ssize_t)sizeof(blk) ||
+	    pwrite(e->spool_fd, e->buf, bytes, (off_t)(off + sizeof(blk))) != (ssize_t)bytes ||
+	    (r->spool_last != NO_BLOCK &&
+	     pwrite(e->spool_fd, &off, sizeof(off), (off_t)r->spool_last) != (ssize_t)sizeof(off))) {
+		if (!e->io_error)
+			e->io_error = errno ? errno : EIO;
+		return;
+	}
+	if (r->spool_first == NO_BLOCK)
+		r->spool_first = off;
+	r->spool_last = off;
+	e->spool_end += sizeof(blk) + bytes;
+}
+
+static void flush(struct engine *e, struct run *r)
 {
 	uint64_t mad = 0, ticks = 0, last_avg = r->last_avg, last_t = r->last_t;
-	double cap = 0;
+	unsigned __int128 cap = 0;
 	size_t m = 0;
-	int rc = 0;
 
 	if (r->nupd) {
 		if (r->b->ops->update_batch)
@@ -217,7 +282,7 @@ static int flush(struct run *r)
 				do_mark(r, &r->marks[m++]);
 		}
 		if (r->any_update)
-			cap += (double)(last_avg * (t - last_t));
+			cap += (unsigned __int128)last_avg * (t - last_t);
 		r->any_update = true;
 		last_avg = a;
 		last_t = t;
@@ -227,27 +292,21 @@ static int flush(struct run *r)
 		}
 		if (r->step_open)
 			step_check(r, t, a);
-		if (r->fn && !rc) {
-			struct tp_replay_point pt = {
-				.time_ns = t, .cpu = r->cpu, .pressure = p,
-				.avg_pressure = a, .tick = !r->change[u],
-			};
-			rc = r->fn(r->arg, r->bi, &pt);
-		}
 	}
 	r->last_avg = last_avg;
 	r->last_t = last_t;
 	while (m < r->nmark)
 		do_mark(r, &r->marks[m++]);
-	r->sum->updates += r->nupd;
-	r->sum->ticks += ticks;
-	r->mad_sum += (double)mad;
-	r->cap_int += cap;
+	if (e->spool_fd >= 0 && r->nupd)
+		spool_chunk(e, r);
+	r->updates += r->nupd;
+	r->ticks += ticks;
+	r->mad += mad;
+	r->cap += cap;
 	r->nmark = r->nupd = 0;
-	return rc;
 }
 
-static void add_update(struct run *r, bool change, uint64_t t, uint64_t p)
+static inline void add_update(struct run *r, bool change, uint64_t t, uint64_t p)
 {
 	r->t[r->nupd] = t;
 	r->p[r->nupd] = p;
@@ -270,191 +329,366 @@ static bool backend_matches(const struct tp_replay_backend *b, const char *name,
 	return decay == (int64_t)b->decay_ms;
 }
 
-/* One backend over the rows of one CPU (idx[0..m) in time order). */
-static int replay_cpu(struct run *r, const size_t *idx, size_t m, uint64_t start,
-		      uint64_t tick0, uint64_t period, uint64_t end)
+/* The ticks of r up to limit (at equal times the tick comes first), at pressure p. */
+static void ticks_until(struct engine *e, struct run *r, uint64_t limit, uint64_t p)
 {
-	const struct tp_trace_row *rows = r->trace->rows;
-	bool on_change = r->b->ops->flags & TP_BACKEND_UPDATE_ON_CHANGE;
-	uint64_t p = (uint64_t)rows[idx[0]].pressure, tick = tick0;
-	size_t j = 0;
-	int rc;
+	if (limit > e->end)
+		limit = e->end;
+	while (r->tick <= limit) {
+		if (r->nupd >= CHUNK)
+			flush(e, r);
+		add_update(r, false, r->tick, p);
+		r->tick += e->period;
+	}
+}
 
-	r->b->ops->reset(r->state, r->b->decay_ms, start);
-	r->any_update = false;
-	r->last_avg = r->last_t = 0;
-	r->step_open = false;
-	for (;;) {
-		uint64_t rt = j < m ? rows[idx[j]].time_ns : UINT64_MAX;
+/* One row through every backend of its CPU. */
+static void feed_row(struct engine *e, struct cpu_runs *c, const struct tp_trace_row *row)
+{
+	uint64_t np = (uint64_t)row->pressure, t = row->time_ns;
 
-		if (r->nmark >= CHUNK * 3 || r->nupd >= CHUNK) {
-			rc = flush(r);
-			if (rc)
-				return rc;
-		}
-		/* at equal times the tick comes first: a change at t follows the tick at t */
-		if (tick <= end && tick <= rt) {
-			add_update(r, false, tick, p);
-			tick += period;
-			continue;
-		}
-		if (j == m)
-			break;
-		const struct tp_trace_row *row = &rows[idx[j++]];
-		uint64_t np = (uint64_t)row->pressure;
+	/* the instantaneous pressure, integrated from the first tick to the end */
+	if (t > c->int_last && t <= e->end) {
+		c->p_int += (unsigned __int128)c->p * (t - c->int_last);
+		c->int_last = t;
+	}
+	for (size_t bi = 0; bi < e->nb; bi++) {
+		struct run *r = c->runs[bi];
 
-		if (row->time_ns < start) {
-			p = np;	/* before the state starts: only the pressure matters */
-			continue;
-		}
-		if (np != p) {
-			add_mark(r, (struct mark){ .kind = MK_STEP, .t = row->time_ns,
-						   .p0 = (int64_t)p, .p1 = (int64_t)np });
-			p = np;
-			if (on_change)
-				add_update(r, true, row->time_ns, p);
+		ticks_until(e, r, t, c->p);
+		if (t < e->start)
+			continue;	/* before the state starts: only the pressure matters */
+		if (r->nmark >= CHUNK || r->nupd >= CHUNK)
+			flush(e, r);
+		if (np != c->p) {
+			add_mark(r, (struct mark){ .kind = MK_STEP, .t = t, .p0 = (int64_t)c->p,
+						   .p1 = (int64_t)np });
+			if (r->on_change)
+				add_update(r, true, t, np);
 		}
 		if (row->avg_pressure != TP_NONE) {
 			if (!backend_matches(r->b, row->backend, row->decay_ms))
 				add_mark(r, (struct mark){ .kind = MK_STOPCHECK });
-			add_mark(r, (struct mark){ .kind = MK_CHECK, .idx = idx[j - 1] });
+			add_mark(r, (struct mark){ .kind = MK_CHECK, .t = t,
+						   .p0 = row->avg_pressure });
 		}
 	}
-	rc = flush(r);
-	if (r->any_update && end > r->last_t)
-		r->cap_int += (double)r->last_avg * (double)(end - r->last_t);
+	c->p = np;
+}
+
+static int cpu_start(struct engine *e, struct cpu_runs *c, int cpu, uint64_t p,
+		     struct tp_error *err)
+{
+	c->runs = calloc(e->nb, sizeof(*c->runs));
+	if (!c->runs)
+		return tp_error_set(err, -ENOMEM, "out of memory for a replay");
+	c->p = p;
+	c->int_last = e->tick0;
+	for (size_t bi = 0; bi < e->nb; bi++) {
+		const struct tp_backend_ops *ops = e->b[bi].ops;
+		size_t align = ops->state_align < sizeof(void *) ? sizeof(void *) : ops->state_align;
+		size_t size = ops->state_size ? ops->state_size : 1;
+		struct run *r = calloc(1, sizeof(*r));
+
+		if (!r || posix_memalign(&r->state, align, (size + align - 1) / align * align)) {
+			free(r);
+			return tp_error_set(err, -ENOMEM, "out of memory for %s state", ops->name);
+		}
+		c->runs[bi] = r;
+		memset(r->state, 0, size);
+		r->b = &e->b[bi];
+		r->cpu = cpu;
+		r->on_change = ops->flags & TP_BACKEND_UPDATE_ON_CHANGE;
+		r->compare = e->compare[bi];
+		r->tick = e->tick0;
+		r->spool_first = r->spool_last = NO_BLOCK;
+		ops->reset(r->state, r->b->decay_ms, e->start);
+	}
+	return 0;
+}
+
+static void cpu_finish(struct engine *e, struct cpu_runs *c)
+{
+	if (e->end > c->int_last)
+		c->p_int += (unsigned __int128)c->p * (e->end - c->int_last);
+	for (size_t bi = 0; bi < e->nb; bi++) {
+		struct run *r = c->runs[bi];
+
+		ticks_until(e, r, e->end, c->p);
+		flush(e, r);
+		if (r->any_update && e->end > r->last_t)
+			r->cap += (unsigned __int128)r->last_avg * (e->end - r->last_t);
+	}
+}
+
+/* The spooled points, backend by backend, CPU by CPU, to fn. */
+static int drain(struct engine *e, tp_replay_fn fn, void *arg)
+{
+	for (size_t bi = 0; bi < e->nb; bi++)
+		for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+			struct run *r = e->cpus[cpu].runs ? e->cpus[cpu].runs[bi] : NULL;
+			uint64_t off = r ? r->spool_first : NO_BLOCK;
+
+			while (off != NO_BLOCK) {
+				struct spool_block blk;
+				size_t bytes;
+
+				if (pread(e->spool_fd, &blk, sizeof(blk), (off_t)off) !=
+				    (ssize_t)sizeof(blk) || blk.n > CHUNK)
+					return -EIO;
+				bytes = blk.n * sizeof(struct spool_point);
+				if (pread(e->spool_fd, e->buf, bytes, (off_t)(off + sizeof(blk))) !=
+				    (ssize_t)bytes)
+					return -EIO;
+				for (uint32_t i = 0; i < blk.n; i++) {
+					struct tp_replay_point pt = {
+						.time_ns = e->buf[i].t, .cpu = cpu,
+						.pressure = e->buf[i].p, .avg_pressure = e->buf[i].avg,
+						.tick = e->buf[i].tick,
+					};
+					int rc = fn(arg, bi, &pt);
+
+					if (rc)
+						return rc;
+				}
+				off = blk.next;
+			}
+		}
+	return 0;
+}
+
+uint64_t tp_replay_ticks(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+			 int hz)
+{
+	uint64_t period = 1000000000ull / (uint64_t)hz, start, f, tick0;
+
+	start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : span->first_ns;
+	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : start;
+	tick0 = (f + period - 1) / period * period;
+	return span->last_ns < tick0 ? 0 : (span->last_ns - tick0) / period + 1;
+}
+
+void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *row)
+{
+	if (!span->rows || row->time_ns < span->first_ns)
+		span->first_ns = row->time_ns;
+	if (!span->rows || row->time_ns > span->last_ns)
+		span->last_ns = row->time_ns;
+	span->rows++;
+}
+
+/* Where the state starts and the first tick, from the earliest time of the trace. */
+static void set_start(struct engine *e, const struct tp_trace_meta *meta, uint64_t first_ns,
+		      uint64_t last_ns)
+{
+	uint64_t f;
+
+	e->end = last_ns;
+	e->start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : first_ns;
+	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : e->start;
+	e->tick0 = (f + e->period - 1) / e->period * e->period;
+}
+
+int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
+		     struct tp_replay_summary *sums, struct tp_error *err)
+{
+	struct engine *e = NULL;
+	struct tp_trace_row row;
+	FILE *spool = NULL;
+	double p_int = 0;
+	uint64_t nticks, first = 0;
+	size_t nrows = 0;
+	int hz, rc = 0;
+
+	if (span && !span->rows)
+		return tp_error_set(err, -ENODATA, "the trace has no samples to replay");
+	if (nb > TP_REPLAY_MAX_BACKENDS)
+		return tp_error_set(err, -EINVAL, "too many backends (at most %d)",
+				    TP_REPLAY_MAX_BACKENDS);
+	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : 250;
+	if (hz < 1 || hz > 100000)
+		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz", hz);
+	if (span && (nticks = tp_replay_ticks(meta, span, hz)) > TP_REPLAY_MAX_TICKS)
+		return tp_error_set(err, -E2BIG, "the trace spans %.3f s: %" PRIu64 " ticks at %d Hz "
+				    "per CPU, more than the limit of %llu",
+				    (double)(span->last_ns - span->first_ns) / 1e9, nticks, hz,
+				    (unsigned long long)TP_REPLAY_MAX_TICKS);
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->cpus = calloc(TP_MAX_CPUS, sizeof(*e->cpus)))) {
+		free(e);
+		return tp_error_set(err, -ENOMEM, "out of memory for a replay");
+	}
+	e->b = b;
+	e->nb = nb;
+	e->period = 1000000000ull / (uint64_t)hz;
+	if (span)
+		set_start(e, meta, span->first_ns, span->last_ns);
+	e->spool_fd = -1;
+	for (size_t bi = 0; bi < nb; bi++)
+		e->compare[bi] = meta->state_start_ns != TP_NONE && meta->first_tick_ns != TP_NONE &&
+				 meta->hz == hz && backend_matches(&b[bi], meta->backend,
+								    meta->decay_ms);
+	if (fn) {
+		spool = tmpfile();
+		if (!spool) {
+			rc = tp_error_set(err, -errno, "cannot create a temporary file for the "
+					  "replay's output: %s", strerror(errno));
+			goto done;
+		}
+		e->spool_fd = fileno(spool);
+	}
+
+	while ((rc = next(src, &row, err)) == 1) {
+		struct cpu_runs *c = &e->cpus[row.cpu];
+
+		if (!span) {
+			/* learning the span on the way: the state starts at the first row */
+			if (!nrows)
+				set_start(e, meta, row.time_ns, row.time_ns);
+			else if (row.time_ns < first && meta->state_start_ns == TP_NONE) {
+				rc = tp_error_set(err, -EAGAIN, "a row is earlier than the first: "
+						  "the span is needed first");
+				goto done;
+			}
+			if (row.time_ns < first)
+				first = row.time_ns;
+			if (row.time_ns > e->end)
+				e->end = row.time_ns;
+			if (row.time_ns >= e->tick0 &&
+			    (row.time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS) {
+				rc = tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from "
+						  "its first tick, more than the limit of %llu ticks "
+						  "per CPU at %d Hz",
+						  (double)(row.time_ns - e->tick0) / 1e9,
+						  (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
+				goto done;
+			}
+		}
+		if (!nrows++)
+			first = row.time_ns;
+
+		if (!c->runs && (rc = cpu_start(e, c, row.cpu, (uint64_t)row.pressure, err)))
+			goto done;
+		feed_row(e, c, &row);
+	}
+	if (rc < 0)
+		goto done;
+	if (!nrows) {
+		rc = tp_error_set(err, -ENODATA, "the trace has no samples to replay");
+		goto done;
+	}
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++)
+		if (e->cpus[cpu].runs) {
+			cpu_finish(e, &e->cpus[cpu]);
+			p_int += (double)e->cpus[cpu].p_int;
+		}
+	if (e->io_error) {
+		rc = tp_error_set(err, -e->io_error, "cannot spool the replay's output: %s",
+				  strerror(e->io_error));
+		goto done;
+	}
+
+	/* per backend, the CPUs in order: the first mismatch is that of the lowest CPU */
+	for (size_t bi = 0; bi < nb; bi++) {
+		struct tp_replay_summary *s = &sums[bi];
+		unsigned __int128 cap = 0;
+		uint64_t t50 = 0, t90 = 0, mad = 0;
+
+		memset(s, 0, sizeof(*s));
+		s->exact = e->compare[bi] ? 1 : -1;
+		s->mismatch_cpu = TP_NONE;
+		s->pressure_s = p_int / 1e9;
+		for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+			const struct run *r = e->cpus[cpu].runs ? e->cpus[cpu].runs[bi] : NULL;
+
+			if (!r)
+				continue;
+			s->updates += r->updates;
+			s->ticks += r->ticks;
+			mad += r->mad;
+			s->steps += r->steps;
+			s->reached50 += r->reached50;
+			s->reached90 += r->reached90;
+			t50 += r->t50_ns;
+			t90 += r->t90_ns;
+			if ((double)r->t50_max_ns / 1e6 > s->t50_max_ms)
+				s->t50_max_ms = (double)r->t50_max_ns / 1e6;
+			if ((double)r->t90_max_ns / 1e6 > s->t90_max_ms)
+				s->t90_max_ms = (double)r->t90_max_ns / 1e6;
+			cap += r->cap;
+			s->compared += r->compared;
+			if (r->mismatch && s->exact == 1) {
+				s->exact = 0;
+				s->mismatch_time_ns = r->mm_time;
+				s->mismatch_cpu = cpu;
+				s->mismatch_recorded = r->mm_recorded;
+				s->mismatch_replayed = r->mm_replayed;
+			}
+		}
+		s->mad = s->ticks ? (double)mad / (double)s->ticks : 0;
+		s->t50_ms = s->reached50 ? (double)t50 / 1e6 / (double)s->reached50 : 0;
+		s->t90_ms = s->reached90 ? (double)t90 / 1e6 / (double)s->reached90 : 0;
+		s->capacity_s_lost = (double)cap / 1e9;
+		if (s->exact == 1 && !s->compared)
+			s->exact = -1;
+	}
+	if (fn) {
+		rc = drain(e, fn, arg);
+		if (rc) {
+			tp_error_set(err, rc < 0 ? rc : -EIO, "replay stopped: write error");
+			if (rc > 0)
+				rc = -EIO;
+		}
+	}
+done:
+	if (e) {
+		for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+			struct cpu_runs *c = &e->cpus[cpu];
+
+			if (!c->runs)
+				continue;
+			for (size_t bi = 0; bi < nb; bi++)
+				if (c->runs[bi]) {
+					free(c->runs[bi]->state);
+					free(c->runs[bi]);
+				}
+			free(c->runs);
+		}
+		free(e->cpus);
+		free(e);
+	}
+	if (spool)
+		fclose(spool);
 	return rc;
 }
 
-/* The integral of the instantaneous pressure of one CPU over [from, end], capacity x ns. */
-static double pressure_integral(const struct tp_trace_row *rows, const size_t *idx, size_t m,
-				uint64_t from, uint64_t end)
+struct trace_cursor {
+	const struct tp_trace *trace;
+	size_t i;
+};
+
+static int trace_next(void *arg, struct tp_trace_row *row, struct tp_error *err)
 {
-	uint64_t cur = (uint64_t)rows[idx[0]].pressure, last = from;
-	double sum = 0;
+	struct trace_cursor *c = arg;
 
-	for (size_t j = 0; j < m; j++) {
-		uint64_t t = rows[idx[j]].time_ns;
-
-		if (t > last && t <= end) {
-			sum += (double)cur * (double)(t - last);
-			last = t;
-		}
-		cur = (uint64_t)rows[idx[j]].pressure;
-	}
-	if (end > last)
-		sum += (double)cur * (double)(end - last);
-	return sum;
+	(void)err;
+	if (c->i == c->trace->nr_rows)
+		return 0;
+	*row = c->trace->rows[c->i++];
+	return 1;
 }
 
 int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *b, size_t nb,
 		  const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
 		  struct tp_replay_summary *sums, struct tp_error *err)
 {
-	const struct tp_trace_meta *meta = &trace->meta;
-	size_t *count = NULL, *first = NULL, *order = NULL;
-	struct run *r = NULL;
-	uint64_t period, start, tick0, end = 0, t_first = UINT64_MAX, f;
-	double p_int = 0;
-	int hz, rc = 0;
+	struct tp_trace_span span = { 0 };
+	struct trace_cursor cur = { trace, 0 };
 
-	if (!trace->nr_rows)
-		return tp_error_set(err, -ENODATA, "the trace has no samples to replay");
-	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : 250;
-	if (hz < 1 || hz > 100000)
-		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz", hz);
-	period = 1000000000ull / (uint64_t)hz;
-	for (size_t i = 0; i < trace->nr_rows; i++) {
-		if (trace->rows[i].time_ns > end)
-			end = trace->rows[i].time_ns;
-		if (trace->rows[i].time_ns < t_first)
-			t_first = trace->rows[i].time_ns;
-	}
-	start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : t_first;
-	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : start;
-	tick0 = (f + period - 1) / period * period;
-
-	/* rows grouped by CPU, in file order within a CPU (counting sort) */
-	count = calloc(TP_MAX_CPUS + 1, sizeof(*count));
-	first = calloc(TP_MAX_CPUS + 1, sizeof(*first));
-	order = malloc(trace->nr_rows * sizeof(*order));
-	r = calloc(1, sizeof(*r));
-	if (!count || !first || !order || !r) {
-		rc = tp_error_set(err, -ENOMEM, "out of memory for a replay");
-		goto done;
-	}
 	for (size_t i = 0; i < trace->nr_rows; i++)
-		count[trace->rows[i].cpu]++;
-	for (size_t c = 1; c <= TP_MAX_CPUS; c++)
-		first[c] = first[c - 1] + count[c - 1];
-	{
-		size_t *fill = calloc(TP_MAX_CPUS, sizeof(*fill));
-
-		if (!fill) {
-			rc = tp_error_set(err, -ENOMEM, "out of memory for a replay");
-			goto done;
-		}
-		for (size_t i = 0; i < trace->nr_rows; i++) {
-			int c = trace->rows[i].cpu;
-
-			order[first[c] + fill[c]++] = i;
-		}
-		free(fill);
-	}
-	for (int c = 0; c < TP_MAX_CPUS; c++)
-		if (count[c])
-			p_int += pressure_integral(trace->rows, order + first[c], count[c], tick0, end);
-
-	for (size_t bi = 0; bi < nb && !rc; bi++) {
-		const struct tp_backend_ops *ops = b[bi].ops;
-		size_t align = ops->state_align < sizeof(void *) ? sizeof(void *) : ops->state_align;
-		size_t size = ops->state_size ? ops->state_size : 1;
-		struct tp_replay_summary *s = &sums[bi];
-		bool compare = meta->state_start_ns != TP_NONE && meta->first_tick_ns != TP_NONE &&
-			       meta->hz == hz && backend_matches(&b[bi], meta->backend, meta->decay_ms);
-		void *state;
-
-		memset(s, 0, sizeof(*s));
-		s->exact = compare ? 1 : -1;
-		s->mismatch_cpu = TP_NONE;
-		s->pressure_s = p_int / 1e9;
-		if (posix_memalign(&state, align, (size + align - 1) / align * align)) {
-			rc = tp_error_set(err, -ENOMEM, "out of memory for %s state", ops->name);
-			break;
-		}
-		memset(state, 0, size);
-		r->trace = trace;
-		r->b = &b[bi];
-		r->bi = bi;
-		r->sum = s;
-		r->fn = fn;
-		r->arg = arg;
-		r->state = state;
-		r->mad_sum = r->t50_sum = r->t90_sum = r->cap_int = 0;
-		r->nmark = r->nupd = 0;
-		for (int c = 0; c < TP_MAX_CPUS && !rc; c++) {
-			if (!count[c])
-				continue;
-			r->cpu = c;
-			r->compare = compare;
-			rc = replay_cpu(r, order + first[c], count[c], start, tick0, period, end);
-		}
-		free(state);
-		if (rc && rc != -ENOMEM)
-			tp_error_set(err, rc < 0 ? rc : -EIO, "replay stopped: write error");
-		s->mad = s->ticks ? r->mad_sum / (double)s->ticks : 0;
-		s->t50_ms = s->reached50 ? r->t50_sum / (double)s->reached50 : 0;
-		s->t90_ms = s->reached90 ? r->t90_sum / (double)s->reached90 : 0;
-		s->capacity_s_lost = r->cap_int / 1e9;
-		if (s->exact == 1 && !s->compared)
-			s->exact = -1;
-	}
-	if (rc > 0)
-		rc = -EIO;
-done:
-	free(count);
-	free(first);
-	free(order);
-	free(r);
-	return rc;
+		tp_trace_span_add(&span, &trace->rows[i]);
+	return tp_replay_stream(&trace->meta, &span, trace_next, &cur, b, nb, opts, fn, arg, sums,
+				err);
 }

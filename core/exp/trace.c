@@ -63,6 +63,36 @@ static void json_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/*
+ * A CSV string field (RFC 4180): quoted when it would not read back as itself: a
+ * separator, quote or line break in it, blanks at either end (the reader trims them),
+ * or "-" (a bare - is a missing value).  An empty string is written as - (missing).
+ * Metadata values ("# source VALUE") follow the same rule, commas aside.
+ */
+static void csv_str(FILE *fp, const char *s, bool meta)
+{
+	size_t n = strlen(s);
+	bool quote = !strcmp(s, "-") || s[0] == '"' || s[0] == ' ' || s[0] == '\t' ||
+		     (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) || strpbrk(s, "\"\r\n") ||
+		     (!meta && strchr(s, ','));
+
+	if (!n && !meta) {
+		fputc('-', fp);
+		return;
+	}
+	if (!quote) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
 static void csv_i64(FILE *fp, int64_t v, char sep)
 {
 	if (v == TP_NONE)
@@ -82,8 +112,10 @@ static void json_i64(FILE *fp, const char *key, int64_t v, bool comma)
 
 static int write_check(struct tp_trace_writer *w, struct tp_error *err)
 {
+	/* checked after every write: errno is that of the write that failed */
 	if (ferror(w->fp))
-		return tp_error_set(err, -EIO, "write error on the trace");
+		return tp_error_set(err, -EIO, "write error on the trace: %s",
+				    strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -100,10 +132,16 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 	switch (fmt) {
 	case TP_TRACE_CSV:
 		fprintf(fp, "# thermpress trace %d\n", TP_TRACE_VERSION);
-		if (meta->source[0])
-			fprintf(fp, "# source %s\n", meta->source);
-		if (meta->backend[0])
-			fprintf(fp, "# backend %s\n", meta->backend);
+		if (meta->source[0]) {
+			fputs("# source ", fp);
+			csv_str(fp, meta->source, true);
+			fputc('\n', fp);
+		}
+		if (meta->backend[0]) {
+			fputs("# backend ", fp);
+			csv_str(fp, meta->backend, true);
+			fputc('\n', fp);
+		}
 		if (meta->decay_ms != TP_NONE)
 			fprintf(fp, "# decay_ms %" PRId64 "\n", meta->decay_ms);
 		if (meta->hz != TP_NONE)
@@ -172,7 +210,8 @@ int tp_trace_write_row(struct tp_trace_writer *w, const struct tp_trace_row *r,
 		csv_i64(fp, r->capped_freq_khz, ',');
 		csv_i64(fp, r->pressure, ',');
 		csv_i64(fp, r->avg_pressure, ',');
-		fprintf(fp, "%s,", r->backend[0] ? r->backend : "-");
+		csv_str(fp, r->backend, false);
+		fputc(',', fp);
 		csv_i64(fp, r->decay_ms, '\n');
 		break;
 	case TP_TRACE_JSONL:
@@ -251,6 +290,33 @@ int tp_trace_writer_close(struct tp_trace_writer *w, struct tp_error *err)
 
 /* ---- reading ------------------------------------------------------------------ */
 
+/*
+ * The documented range of every column (docs/experiments.md, "Columns"): a value
+ * outside is an error naming the line; "missing" only where a value may be missing.
+ */
+struct column {
+	const char *name;
+	int64_t min, max;
+	bool missing_ok;
+};
+
+#define FREQ_MAX 4294967295ll
+static const struct column columns[] = {
+	{ "time_ns", 0, INT64_MAX, false },
+	{ "cpu", 0, TP_MAX_CPUS - 1, false },
+	{ "max_capacity", 1, 1024, true },
+	{ "max_freq_khz", 1, FREQ_MAX, true },
+	{ "capped_freq_khz", 0, FREQ_MAX, true },
+	{ "pressure", 0, 1024, false },
+	{ "avg_pressure", 0, 1024, true },
+	{ "backend", 0, 0, true },
+	{ "decay_ms", 0, FREQ_MAX, true },
+};
+#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+enum { COL_TIME, COL_CPU, COL_MAXCAP, COL_MAXF, COL_CAPF, COL_P, COL_AVG, COL_BACKEND,
+       COL_DECAY };
+
+/* A decimal integer, optionally negative; -EINVAL not a number, -ERANGE too big. */
 int exp_parse_i64(const char *s, int64_t *out, bool dash_ok)
 {
 	uint64_t v = 0;
@@ -273,9 +339,9 @@ int exp_parse_i64(const char *s, int64_t *out, bool dash_ok)
 			return -ERANGE;
 		v = v * 10 + (uint64_t)(*s - '0');
 	}
-	if (v > INT64_MAX)
+	if (v > (uint64_t)INT64_MAX + neg)
 		return -ERANGE;
-	*out = neg ? -(int64_t)v : (int64_t)v;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
 }
 
@@ -299,64 +365,82 @@ int exp_trace_push(struct tp_trace *t, const struct tp_trace_row *r)
 	return push_row(t, r);
 }
 
-static const char *const columns[] = {
-	"time_ns", "cpu", "max_capacity", "max_freq_khz", "capped_freq_khz", "pressure",
-	"avg_pressure", "backend", "decay_ms",
-};
-#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+/* A number for column k; missing is TP_NONE.  msg gets the problem. */
+static int number_field(size_t k, const char *val, bool missing, int64_t *out, char *msg,
+			size_t len)
+{
+	const struct column *c = &columns[k];
+	int64_t v;
+	int rc;
 
-/* Put field k (a column index) of a row; msg gets the problem. */
-static int set_field(struct tp_trace_row *r, size_t k, const char *val, char *msg, size_t len)
+	if (missing) {
+		if (!c->missing_ok) {
+			snprintf(msg, len, "%s is missing (%" PRId64 "..%" PRId64 ")", c->name,
+				 c->min, c->max);
+			return -EINVAL;
+		}
+		*out = TP_NONE;
+		return 0;
+	}
+	rc = exp_parse_i64(val, &v, false);
+	if (rc == -EINVAL) {
+		snprintf(msg, len, "%s '%.40s' is not a %s", c->name, val,
+			 c->missing_ok ? "number or -" : "number");
+		return -EINVAL;
+	}
+	if (rc || v < c->min || v > c->max) {
+		snprintf(msg, len, "%s %.40s is out of range (%" PRId64 "..%" PRId64 "%s)", c->name,
+			 val, c->min, c->max, c->missing_ok ? ", or -" : "");
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Put field k (a column index) of a row: val, or missing. */
+static int set_field(struct tp_trace_row *r, size_t k, const char *val, bool missing, char *msg,
+		     size_t len)
 {
 	int64_t v;
 	int rc;
 
-	if (k == 7) {
+	if (k == COL_BACKEND) {
+		if (missing) {
+			r->backend[0] = '\0';
+			return 0;
+		}
 		if (strlen(val) >= sizeof(r->backend)) {
-			snprintf(msg, len, "backend name '%.40s' is too long", val);
+			snprintf(msg, len, "backend name '%.40s' is too long (at most %zu bytes)", val,
+				 sizeof(r->backend) - 1);
 			return -EINVAL;
 		}
-		snprintf(r->backend, sizeof(r->backend), "%s", strcmp(val, "-") ? val : "");
+		memcpy(r->backend, val, strlen(val) + 1);
 		return 0;
 	}
-	rc = exp_parse_i64(val, &v, k >= 2 && k != 5);
-	if (rc || (v != TP_NONE && v < 0)) {
-		snprintf(msg, len, "%s '%.40s' is not a %s", columns[k], val,
-			 k >= 2 && k != 5 ? "number or -" : "number");
-		return -EINVAL;
-	}
+	rc = number_field(k, val, missing, &v, msg, len);
+	if (rc)
+		return rc;
 	switch (k) {
-	case 0: r->time_ns = (uint64_t)v; break;
-	case 1:
-		if (v >= TP_MAX_CPUS) {
-			snprintf(msg, len, "cpu %" PRId64 " is out of range (0..%d)", v,
-				 TP_MAX_CPUS - 1);
-			return -EINVAL;
-		}
-		r->cpu = (int)v;
-		break;
-	case 2: r->max_capacity = v; break;
-	case 3: r->max_freq_khz = v; break;
-	case 4: r->capped_freq_khz = v; break;
-	case 5:
-		if (v > 1024) {
-			snprintf(msg, len, "pressure %" PRId64 " is out of range (0..1024)", v);
-			return -EINVAL;
-		}
-		r->pressure = v;
-		break;
-	case 6: r->avg_pressure = v; break;
-	case 8: r->decay_ms = v; break;
+	case COL_TIME: r->time_ns = (uint64_t)v; break;
+	case COL_CPU: r->cpu = (int)v; break;
+	case COL_MAXCAP: r->max_capacity = v; break;
+	case COL_MAXF: r->max_freq_khz = v; break;
+	case COL_CAPF: r->capped_freq_khz = v; break;
+	case COL_P: r->pressure = v; break;
+	case COL_AVG: r->avg_pressure = v; break;
+	case COL_DECAY: r->decay_ms = v; break;
 	}
 	return 0;
 }
 
 static void row_init(struct tp_trace_row *r)
 {
-	memset(r, 0, sizeof(*r));
+	r->time_ns = 0;
+	r->cpu = 0;
 	r->max_capacity = r->max_freq_khz = r->capped_freq_khz = TP_NONE;
 	r->avg_pressure = r->decay_ms = TP_NONE;
 	r->pressure = TP_NONE;
+	r->backend[0] = '\0';
 }
 
 static char *trim(char *s)
@@ -371,290 +455,727 @@ static char *trim(char *s)
 	return s;
 }
 
-static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, char *msg,
-		   size_t len)
+/* A metadata value: numbers in their ranges (docs/experiments.md, "Metadata"). */
+static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bool missing,
+		   char *msg, size_t len)
 {
-	int64_t v;
+	int64_t v, lo = 0, hi = INT64_MAX;
 
-	if (!strcmp(key, "source")) {
-		snprintf(m->source, sizeof(m->source), "%s", val);
-		return 0;
-	}
-	if (!strcmp(key, "backend")) {
-		if (strlen(val) >= sizeof(m->backend)) {
-			snprintf(msg, len, "backend name '%.40s' is too long", val);
+	if (!strcmp(key, "source") || !strcmp(key, "backend")) {
+		char *dst = key[0] == 's' ? m->source : m->backend;
+		size_t size = key[0] == 's' ? sizeof(m->source) : sizeof(m->backend);
+
+		if (missing)
+			val = "";
+		if (strlen(val) >= size) {
+			snprintf(msg, len, "%s '%.40s' is too long (at most %zu bytes)", key, val,
+				 size - 1);
 			return -EINVAL;
 		}
-		snprintf(m->backend, sizeof(m->backend), "%s", val);
+		memcpy(dst, val, strlen(val) + 1);
 		return 0;
 	}
-	if (strcmp(key, "decay_ms") && strcmp(key, "hz") && strcmp(key, "state_start_ns") &&
-	    strcmp(key, "first_tick_ns") && strcmp(key, "thermpress trace") &&
-	    strcmp(key, "thermpress_trace"))
+	if (!strcmp(key, "hz"))
+		lo = 1, hi = 100000;
+	else if (!strcmp(key, "decay_ms"))
+		hi = FREQ_MAX;
+	else if (!strcmp(key, "thermpress trace") || !strcmp(key, "thermpress_trace"))
+		lo = hi = TP_TRACE_VERSION;
+	else if (strcmp(key, "state_start_ns") && strcmp(key, "first_tick_ns"))
 		return 0;	/* unknown keys are ignored */
-	if (exp_parse_i64(val, &v, true) || (v < 0 && v != TP_NONE)) {
-		snprintf(msg, len, "%s '%.40s' is not a number", key, val);
-		return -EINVAL;
+	if (missing) {
+		if (lo == TP_TRACE_VERSION && hi == lo) {
+			snprintf(msg, len, "the trace version is missing (%d)", TP_TRACE_VERSION);
+			return -EINVAL;
+		}
+		v = TP_NONE;
+	} else {
+		int rc = exp_parse_i64(val, &v, false);
+
+		if (rc == -EINVAL) {
+			snprintf(msg, len, "%s '%.40s' is not a number", key, val);
+			return -EINVAL;
+		}
+		if (rc || v < lo || v > hi) {
+			if (lo == hi)
+				snprintf(msg, len, "trace version %.40s is not supported (%d)", val,
+					 TP_TRACE_VERSION);
+			else
+				snprintf(msg, len, "%s %.40s is out of range (%" PRId64 "..%" PRId64
+					 ")", key, val, lo, hi);
+			return -EINVAL;
+		}
 	}
 	if (!strcmp(key, "decay_ms"))
 		m->decay_ms = v;
-	else if (!strcmp(key, "hz")) {
-		if (v != TP_NONE && (v < 1 || v > 100000)) {
-			snprintf(msg, len, "hz %" PRId64 " is out of range (1..100000)", v);
-			return -EINVAL;
-		}
+	else if (!strcmp(key, "hz"))
 		m->hz = (int)v;
-	} else if (!strcmp(key, "state_start_ns"))
+	else if (!strcmp(key, "state_start_ns"))
 		m->state_start_ns = v;
 	else if (!strcmp(key, "first_tick_ns"))
 		m->first_tick_ns = v;
-	else if (v != TP_TRACE_VERSION) {
-		snprintf(msg, len, "trace version %" PRId64 " is not supported (%d)", v,
-			 TP_TRACE_VERSION);
-		return -EINVAL;
-	}
 	return 0;
 }
 
-/* CSV: '#' metadata lines ("# key value"), the header, rows. */
-static int csv_line(struct tp_trace *t, char *line, bool *header_seen, size_t *map,
-		    size_t *nmap, char *msg, size_t len)
+#define MAX_FIELDS 32
+#define MAX_RECORD (64 * 1024)	/* a CSV record with quoted line breaks, or a JSON line */
+
+struct tp_trace_reader {
+	FILE *fp;
+	char name[256];
+	struct tp_trace_meta meta;
+	char *line;		/* the current record */
+	size_t cap;
+	char *more;		/* continuation lines of a quoted field */
+	size_t more_cap;
+	unsigned lineno;	/* the current record's first line */
+	unsigned next_line;	/* lines read so far */
+	int kind;		/* 0 unknown, 1 csv, 2 jsonl */
+	bool header_seen, eof, pending, seen_record;
+	bool quoted;		/* the current record has a quote */
+	size_t map[MAX_FIELDS], nmap;
+	struct tp_trace_row row;	/* pending: read while looking for the metadata */
+	unsigned row_line;
+	/* per CPU: the line and time of its last row, to check order */
+	unsigned *last_line;
+	uint64_t *last_time;
+};
+
+/* Whether the quotes of s are unbalanced (a quoted field goes on to the next line). */
+static bool open_quote(const char *s)
 {
-	char *fields[32];
-	size_t nf = 0;
-	char *p = line;
+	size_t n = 0;
 
-	if (line[0] == '#') {
-		char *kv = trim(line + 1), *sp;
+	for (s = strchr(s, '"'); s; s = strchr(s + 1, '"'))
+		n++;
+	return n & 1;
+}
 
-		if (*header_seen)
-			return 0;	/* a comment among rows */
-		if (!strncmp(kv, "thermpress trace ", 17))
-			return meta_kv(&t->meta, "thermpress trace", kv + 17, msg, len);
-		sp = strchr(kv, ' ');
-		if (!sp)
-			return 0;
-		*sp = '\0';
-		return meta_kv(&t->meta, kv, trim(sp + 1), msg, len);
-	}
+/* The next non-blank record into rd->line: 1, 0 at the end, <0 error (msg). */
+static int next_record(struct tp_trace_reader *rd, char *msg, size_t len)
+{
 	for (;;) {
-		char *c = strchr(p, ',');
+		ssize_t n = getline(&rd->line, &rd->cap, rd->fp);
+		char *p;
 
-		if (nf == 32) {
+		if (n < 0) {
+			if (ferror(rd->fp)) {
+				snprintf(msg, len, "read error");
+				return -EIO;
+			}
+			return 0;
+		}
+		rd->lineno = ++rd->next_line;
+		if (memchr(rd->line, '\0', (size_t)n)) {
+			snprintf(msg, len, "a NUL byte in the line");
+			return -EINVAL;
+		}
+		p = rd->line;
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p)
+			continue;
+		if (!rd->kind)
+			rd->kind = *p == '{' ? 2 : 1;
+		/* CSV: a quoted field may hold line breaks (RFC 4180) */
+		rd->quoted = rd->kind == 1 && memchr(rd->line, '"', (size_t)n);
+		while (rd->quoted && open_quote(rd->line)) {
+			ssize_t m = getline(&rd->more, &rd->more_cap, rd->fp);
+			size_t have = strlen(rd->line);
+
+			if (m < 0 || (size_t)m != strlen(rd->more) || have + (size_t)m >= MAX_RECORD) {
+				snprintf(msg, len, m < 0 ? "a quoted field is not closed"
+					 : (size_t)m != strlen(rd->more) ? "a NUL byte in the line"
+					 : "a quoted field is too long");
+				return -EINVAL;
+			}
+			rd->next_line++;
+			if (have + (size_t)m + 1 > rd->cap) {
+				char *bigger = realloc(rd->line, have + (size_t)m + 1);
+
+				if (!bigger) {
+					snprintf(msg, len, "out of memory");
+					return -ENOMEM;
+				}
+				rd->line = bigger;
+				rd->cap = have + (size_t)m + 1;
+			}
+			memcpy(rd->line + have, rd->more, (size_t)m + 1);
+		}
+		return 1;
+	}
+}
+
+/*
+ * Split a CSV record in place: fields[] point into line, quoted[] says which were
+ * quoted ("" inside a quoted field is one quote).  Blanks around fields are dropped.
+ */
+static int csv_split(char *line, char **fields, bool *quoted, size_t *nf, char *msg, size_t len)
+{
+	char *p = line;
+	size_t n = 0;
+
+	for (;;) {
+		if (n == MAX_FIELDS) {
 			snprintf(msg, len, "too many columns");
 			return -EINVAL;
 		}
-		fields[nf++] = trim(p);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '"') {
+			char *w = ++p;
+
+			fields[n] = w;
+			quoted[n] = true;
+			for (;;) {
+				if (!*p) {
+					snprintf(msg, len, "a quoted field is not closed");
+					return -EINVAL;
+				}
+				if (*p == '"') {
+					if (p[1] != '"')
+						break;
+					p++;
+				}
+				*w++ = *p++;
+			}
+			p++;
+			*w = '\0';
+			while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				p++;
+			n++;
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			if (*p) {
+				snprintf(msg, len, "text after a quoted field");
+				return -EINVAL;
+			}
+			break;
+		}
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c = '\0';
+		if (strchr(p, '"')) {
+			snprintf(msg, len, "a quote inside an unquoted field");
+			return -EINVAL;
+		}
+		fields[n] = trim(p);
+		quoted[n++] = false;
 		if (!c)
 			break;
-		*c = '\0';
 		p = c + 1;
 	}
-	if (!*header_seen) {
+	*nf = n;
+	return 0;
+}
+
+/* A CSV metadata line "# KEY VALUE" (VALUE may be quoted). */
+static int csv_meta(struct tp_trace_reader *rd, char *line, char *msg, size_t len)
+{
+	char *kv = trim(line + 1), *sp, *val;
+	bool missing = false;
+
+	if (!strncmp(kv, "thermpress trace ", 17))
+		return meta_kv(&rd->meta, "thermpress trace", trim(kv + 17), false, msg, len);
+	sp = strchr(kv, ' ');
+	if (!sp)
+		return 0;
+	*sp = '\0';
+	val = trim(sp + 1);
+	if (*val == '"') {
+		char *fields[MAX_FIELDS];
+		bool quoted[MAX_FIELDS];
+		size_t nf;
+		int rc;
+
+		/* one quoted value: the same rules as a quoted field */
+		rc = csv_split(val, fields, quoted, &nf, msg, len);
+		if (!rc && nf != 1) {
+			snprintf(msg, len, "text after a quoted value");
+			rc = -EINVAL;
+		}
+		if (rc)
+			return rc;
+		val = fields[0];
+	} else {
+		missing = !*val;
+	}
+	return meta_kv(&rd->meta, kv, val, missing, msg, len);
+}
+
+/*
+ * The common row, fast: unquoted fields, numbers of plain digits in range, a backend
+ * name without blanks.  1 when *r was filled, 0 when the general path must decide
+ * (it also gives the messages).
+ */
+static int csv_fast(const struct tp_trace_reader *rd, const char *p, struct tp_trace_row *r)
+{
+	row_init(r);
+	for (size_t i = 0; i < rd->nmap; i++) {
+		size_t k = rd->map[i];
+		const char *s = p;
+
+		if (k == NCOLS || k == COL_BACKEND) {
+			while (*p && *p != ',' && *p != '\n' && *p != '\r')
+				p++;
+			if (k == COL_BACKEND) {
+				size_t n = (size_t)(p - s);
+
+				if (!n || n >= sizeof(r->backend) || (n == 1 && *s == '-') ||
+				    *s == ' ' || *s == '\t' || p[-1] == ' ' || p[-1] == '\t')
+					return 0;
+				memcpy(r->backend, s, n);
+				r->backend[n] = '\0';
+			}
+		} else {
+			uint64_t v = 0;
+
+			while ((unsigned)(*p - '0') < 10) {
+				if (v > (uint64_t)(INT64_MAX - 9) / 10)
+					return 0;
+				v = v * 10 + (uint64_t)(*p++ - '0');
+			}
+			if (p == s || (int64_t)v < columns[k].min || (int64_t)v > columns[k].max)
+				return 0;
+			switch (k) {
+			case COL_TIME: r->time_ns = v; break;
+			case COL_CPU: r->cpu = (int)v; break;
+			case COL_MAXCAP: r->max_capacity = (int64_t)v; break;
+			case COL_MAXF: r->max_freq_khz = (int64_t)v; break;
+			case COL_CAPF: r->capped_freq_khz = (int64_t)v; break;
+			case COL_P: r->pressure = (int64_t)v; break;
+			case COL_AVG: r->avg_pressure = (int64_t)v; break;
+			case COL_DECAY: r->decay_ms = (int64_t)v; break;
+			}
+		}
+		if (i + 1 < rd->nmap) {
+			if (*p != ',')
+				return 0;
+			p++;
+		}
+	}
+	if (*p == '\r')
+		p++;
+	if (*p == '\n')
+		p++;
+	return !*p;
+}
+
+/* A CSV record: metadata, the header, or a row (1 when *r was filled). */
+static int csv_record(struct tp_trace_reader *rd, char *line, struct tp_trace_row *r, char *msg,
+		      size_t len)
+{
+	char *fields[MAX_FIELDS];
+	bool quoted[MAX_FIELDS];
+	size_t nf;
+	int rc;
+
+	if (rd->header_seen && !rd->quoted && csv_fast(rd, line, r))
+		return 1;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (line[0] == '#')
+		return rd->header_seen ? 0 : csv_meta(rd, line, msg, len);
+	rc = csv_split(line, fields, quoted, &nf, msg, len);
+	if (rc)
+		return rc;
+	if (!rd->header_seen) {
 		bool have[NCOLS] = { false };
 
 		for (size_t i = 0; i < nf; i++) {
-			map[i] = NCOLS;
+			rd->map[i] = NCOLS;
 			for (size_t k = 0; k < NCOLS; k++)
-				if (!strcmp(fields[i], columns[k])) {
-					map[i] = k;
+				if (!strcmp(fields[i], columns[k].name)) {
+					rd->map[i] = k;
 					have[k] = true;
 				}
 		}
-		*nmap = nf;
-		if (!have[0] || !have[1] || !have[5]) {
+		rd->nmap = nf;
+		if (!have[COL_TIME] || !have[COL_CPU] || !have[COL_P]) {
 			snprintf(msg, len, "expected a header line with at least time_ns, cpu and "
 				 "pressure (%s)", TP_TRACE_CSV_HEADER);
 			return -EINVAL;
 		}
-		*header_seen = true;
+		rd->header_seen = true;
 		return 0;
 	}
-	if (nf != *nmap) {
-		snprintf(msg, len, "%zu fields where the header has %zu", nf, *nmap);
+	if (nf != rd->nmap) {
+		snprintf(msg, len, "%zu fields where the header has %zu", nf, rd->nmap);
 		return -EINVAL;
 	}
-	struct tp_trace_row r;
-	row_init(&r);
+	row_init(r);
 	for (size_t i = 0; i < nf; i++) {
-		if (map[i] == NCOLS)
+		if (rd->map[i] == NCOLS)
 			continue;
-		int rc = set_field(&r, map[i], fields[i], msg, len);
+		/* a bare - or an empty field is missing; a quoted "-" is the text - */
+		bool missing = !quoted[i] && (!fields[i][0] || !strcmp(fields[i], "-"));
+
+		rc = set_field(r, rd->map[i], fields[i], missing, msg, len);
 		if (rc)
 			return rc;
 	}
-	if (push_row(t, &r)) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
+	return 1;
+}
+
+/* Append the UTF-8 encoding of code point cp. */
+static char *put_utf8(char *w, uint32_t cp)
+{
+	if (cp < 0x80) {
+		*w++ = (char)cp;
+	} else if (cp < 0x800) {
+		*w++ = (char)(0xc0 | (cp >> 6));
+		*w++ = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		*w++ = (char)(0xe0 | (cp >> 12));
+		*w++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+		*w++ = (char)(0x80 | (cp & 0x3f));
+	} else {
+		*w++ = (char)(0xf0 | (cp >> 18));
+		*w++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+		*w++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+		*w++ = (char)(0x80 | (cp & 0x3f));
 	}
+	return w;
+}
+
+static int hex4(const char *p, uint32_t *out)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (uint32_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (uint32_t)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (uint32_t)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
 	return 0;
 }
 
 /*
- * JSON lines: flat objects of our own making.  Values are numbers, null or strings
- * without escapes other than \" and \\.
+ * A JSON string at *pp (after its opening quote), decoded in place (a decoded string
+ * is never longer than its escaped form).  *pp moves past the closing quote.
  */
-static int jsonl_line(struct tp_trace *t, char *line, bool *first, char *msg, size_t len)
+static int json_string(char **pp, char **out, char *msg, size_t len)
 {
-	char *p = trim(line);
-	struct tp_trace_row r;
-	bool is_meta = false, any = false;
+	char *p = *pp, *w = p;
 
-	if (*p != '{' || p[strlen(p) - 1] != '}') {
+	*out = w;
+	for (;;) {
+		unsigned char c = (unsigned char)*p;
+
+		if (!c) {
+			snprintf(msg, len, "a string is not closed");
+			return -EINVAL;
+		}
+		if (c < 0x20) {
+			snprintf(msg, len, "a control character in a string (escape it)");
+			return -EINVAL;
+		}
+		if (c == '"')
+			break;
+		if (c != '\\') {
+			*w++ = *p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case '"': case '\\': case '/': *w++ = *p++; break;
+		case 'b': *w++ = '\b'; p++; break;
+		case 'f': *w++ = '\f'; p++; break;
+		case 'n': *w++ = '\n'; p++; break;
+		case 'r': *w++ = '\r'; p++; break;
+		case 't': *w++ = '\t'; p++; break;
+		case 'u': {
+			uint32_t cp, lo;
+
+			if (hex4(p + 1, &cp))
+				goto bad_escape;
+			p += 5;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (p[0] != '\\' || p[1] != 'u' || hex4(p + 2, &lo) ||
+				    lo < 0xdc00 || lo > 0xdfff) {
+					snprintf(msg, len, "a lone UTF-16 surrogate in a string");
+					return -EINVAL;
+				}
+				p += 6;
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+				snprintf(msg, len, "a lone UTF-16 surrogate in a string");
+				return -EINVAL;
+			}
+			if (!cp) {
+				snprintf(msg, len, "\\u0000 in a string");
+				return -EINVAL;
+			}
+			w = put_utf8(w, cp);
+			break;
+		}
+		default:
+		bad_escape:
+			snprintf(msg, len, "an invalid escape in a string");
+			return -EINVAL;
+		}
+	}
+	*w = '\0';
+	*pp = p + 1;
+	return 0;
+}
+
+static char *skip_ws(char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return p;
+}
+
+/*
+ * A JSON line: one flat object (values are strings, integers, null, true or false).
+ * Returns 1 when *r was filled with a row, 0 for the metadata object.
+ */
+static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, struct tp_trace_row *r,
+			char *msg, size_t len)
+{
+	char *p = skip_ws(line);
+	bool is_meta = false, have[NCOLS] = { false };
+	int rc;
+
+	if (*p != '{') {
 		snprintf(msg, len, "expected one JSON object on the line");
 		return -EINVAL;
 	}
-	p[strlen(p) - 1] = '\0';
-	p++;
-	row_init(&r);
-	if (strstr(p, "\"thermpress_trace\"")) {
-		if (!*first) {
+	p = skip_ws(p + 1);
+	row_init(r);
+	if (!strncmp(p, "\"thermpress_trace\"", 18)) {
+		if (!first) {
 			snprintf(msg, len, "the metadata object must be the first line");
 			return -EINVAL;
 		}
 		is_meta = true;
 	}
-	*first = false;
-	while (*(p = trim(p))) {
-		char key[64], val[256];
-		size_t k = 0, v = 0;
+	if (*p == '}')
+		goto end;
+	for (;;) {
+		char *key, *val, save;
+		bool missing = false, string = false;
 
 		if (*p != '"')
 			goto bad;
-		for (p++; *p && *p != '"'; p++)
-			if (k < sizeof(key) - 1)
-				key[k++] = *p;
-		key[k] = '\0';
-		if (*p++ != '"')
+		p++;
+		if ((rc = json_string(&p, &key, msg, len)))
+			return rc;
+		p = skip_ws(p);
+		if (*p != ':')
 			goto bad;
-		p = trim(p);
-		if (*p++ != ':')
-			goto bad;
-		p = trim(p);
+		p = skip_ws(p + 1);
 		if (*p == '"') {
-			for (p++; *p && *p != '"'; p++) {
-				if (*p == '\\' && p[1])
-					p++;
-				if (v < sizeof(val) - 1)
-					val[v++] = *p;
-			}
-			if (*p++ != '"')
-				goto bad;
-		} else {
-			while (*p && *p != ',' && *p != ' ')
-				if (v < sizeof(val) - 1)
-					val[v++] = *p++;
-				else
-					p++;
-		}
-		val[v] = '\0';
-		p = trim(p);
-		if (*p == ',')
 			p++;
-		else if (*p)
-			goto bad;
+			if ((rc = json_string(&p, &val, msg, len)))
+				return rc;
+			string = true;
+			save = *p;
+		} else {
+			val = p;
+			if (*p == '-')
+				p++;
+			while (isalnum((unsigned char)*p) || *p == '.' || *p == '+' || *p == '-')
+				p++;
+			if (p == val) {
+				snprintf(msg, len, *p == '{' || *p == '[' ?
+					 "nested values are not part of a trace" : "malformed JSON object");
+				return -EINVAL;
+			}
+			save = *p;
+			*p = '\0';
+			missing = !strcmp(val, "null");
+		}
+		/* the key is decoded in place before its value: both stay valid until here */
 		if (is_meta) {
-			int rc = meta_kv(&t->meta, key, val, msg, len);
+			if (!string && !missing && (!strcmp(key, "source") || !strcmp(key, "backend"))) {
+				snprintf(msg, len, "%s must be a string", key);
+				return -EINVAL;
+			}
+			rc = meta_kv(&rd->meta, key, val, missing, msg, len);
 			if (rc)
 				return rc;
+		} else {
+			for (size_t c = 0; c < NCOLS; c++) {
+				if (strcmp(key, columns[c].name))
+					continue;
+				if (string != (c == COL_BACKEND) && !missing) {
+					snprintf(msg, len, "%s must be %s", key,
+						 c == COL_BACKEND ? "a string or null" : "a number");
+					return -EINVAL;
+				}
+				rc = set_field(r, c, val, missing, msg, len);
+				if (rc)
+					return rc;
+				have[c] = true;
+			}
+		}
+		*p = save;
+		p = skip_ws(p);
+		if (*p == ',') {
+			p = skip_ws(p + 1);
 			continue;
 		}
-		for (size_t c = 0; c < NCOLS; c++) {
-			if (strcmp(key, columns[c]))
-				continue;
-			int rc = set_field(&r, c, c == 7 ? val : val, msg, len);
-			if (rc)
-				return rc;
-			if (c == 0 || c == 1 || c == 5)
-				any = true;
-		}
+		if (*p == '}')
+			break;
+		goto bad;
+	}
+end:
+	if (*skip_ws(p + 1)) {
+		snprintf(msg, len, "expected one JSON object on the line");
+		return -EINVAL;
 	}
 	if (is_meta)
 		return 0;
-	if (!any || r.pressure == TP_NONE) {
+	if (!have[COL_TIME] || !have[COL_CPU] || !have[COL_P]) {
 		snprintf(msg, len, "a row needs time_ns, cpu and pressure");
 		return -EINVAL;
 	}
-	if (push_row(t, &r)) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
-	}
-	return 0;
+	return 1;
 bad:
-	snprintf(msg, len, "malformed JSON object");
+	/* the line ended inside the object: not one whole object */
+	snprintf(msg, len, *p ? "malformed JSON object" : "expected one JSON object on the line");
 	return -EINVAL;
+}
+
+/* The next row (1), the end (0) or an error; metadata and headers are taken in passing. */
+static int read_row(struct tp_trace_reader *rd, struct tp_trace_row *r, struct tp_error *err)
+{
+	char msg[200];
+
+	for (;;) {
+		int rc = next_record(rd, msg, sizeof(msg));
+
+		if (rc <= 0) {
+			if (!rc && rd->kind == 1 && !rd->header_seen)
+				return tp_error_set(err, -EINVAL, "%s: no header line (%s)", rd->name,
+						    TP_TRACE_CSV_HEADER);
+			return rc ? tp_error_set(err, rc, "%s:%u: %s", rd->name, rd->lineno, msg) : 0;
+		}
+		msg[0] = '\0';
+		rc = rd->kind == 1 ? csv_record(rd, rd->line, r, msg, sizeof(msg))
+				   : jsonl_record(rd, rd->line, !rd->seen_record, r, msg,
+						  sizeof(msg));
+		rd->seen_record = true;
+		if (rc < 0)
+			return tp_error_set(err, rc, "%s:%u: %s", rd->name, rd->lineno, msg);
+		if (rc == 0)
+			continue;
+		/* the rows of one CPU never go back in time */
+		unsigned prev = rd->last_line[r->cpu];
+
+		if (prev && rd->last_time[r->cpu] > r->time_ns)
+			return tp_error_set(err, -EINVAL,
+				"%s:%u: time %" PRIu64 " of cpu %d is before %" PRIu64
+				" on line %u: the rows of a cpu must not go back in time",
+				rd->name, rd->lineno, r->time_ns, r->cpu, rd->last_time[r->cpu], prev);
+		rd->last_time[r->cpu] = r->time_ns;
+		rd->last_line[r->cpu] = rd->lineno;
+		return 1;
+	}
+}
+
+void tp_trace_reader_close(struct tp_trace_reader *rd)
+{
+	if (!rd)
+		return;
+	free(rd->line);
+	free(rd->more);
+	free(rd->last_line);
+	free(rd->last_time);
+	free(rd);
+}
+
+int tp_trace_reader_open(FILE *fp, const char *name, struct tp_trace_reader **out,
+			 struct tp_error *err)
+{
+	struct tp_trace_reader *rd = calloc(1, sizeof(*rd));
+	int rc;
+
+	*out = NULL;
+	if (!rd)
+		return tp_error_set(err, -ENOMEM, "out of memory reading %s", name);
+	rd->fp = fp;
+	snprintf(rd->name, sizeof(rd->name), "%s", name);
+	tp_trace_meta_init(&rd->meta);
+	rd->last_line = calloc(TP_MAX_CPUS, sizeof(*rd->last_line));
+	rd->last_time = calloc(TP_MAX_CPUS, sizeof(*rd->last_time));
+	if (!rd->last_line || !rd->last_time) {
+		tp_trace_reader_close(rd);
+		return tp_error_set(err, -ENOMEM, "out of memory reading %s", name);
+	}
+	/* the metadata comes before the first row: read up to it */
+	rc = read_row(rd, &rd->row, err);
+	if (rc < 0) {
+		tp_trace_reader_close(rd);
+		return rc;
+	}
+	rd->pending = rc == 1;
+	rd->eof = rc == 0;
+	*out = rd;
+	return 0;
+}
+
+const struct tp_trace_meta *tp_trace_reader_meta(const struct tp_trace_reader *rd)
+{
+	return &rd->meta;
+}
+
+int tp_trace_reader_next(struct tp_trace_reader *rd, struct tp_trace_row *row,
+			 struct tp_error *err)
+{
+	int rc;
+
+	if (rd->pending) {
+		*row = rd->row;
+		rd->pending = false;
+		return 1;
+	}
+	if (rd->eof)
+		return 0;
+	rc = read_row(rd, row, err);
+	if (rc <= 0)
+		rd->eof = true;
+	return rc;
+}
+
+unsigned tp_trace_reader_line(const struct tp_trace_reader *rd)
+{
+	return rd->lineno;
 }
 
 int tp_trace_read(FILE *fp, const char *name, struct tp_trace *out, struct tp_error *err)
 {
-	char *line = NULL, msg[200];
-	size_t cap = 0, map[32], nmap = 0;
-	unsigned lineno = 0;
-	int kind = 0;	/* 0 unknown, 1 csv, 2 jsonl */
-	bool header_seen = false, first = true;
-	int rc = 0;
-	/* per CPU: the line and time of its last row, to check order */
-	unsigned *last_line = NULL;
-	uint64_t *last_time = NULL;
+	struct tp_trace_reader *rd;
+	struct tp_trace_row r;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	tp_trace_meta_init(&out->meta);
-	last_line = calloc(TP_MAX_CPUS, sizeof(*last_line));
-	last_time = calloc(TP_MAX_CPUS, sizeof(*last_time));
-	if (!last_line || !last_time) {
-		free(last_line);
-		free(last_time);
-		return tp_error_set(err, -ENOMEM, "out of memory reading %s", name);
-	}
-	for (;;) {
-		ssize_t n = getline(&line, &cap, fp);
-		char *p;
-		size_t before = out->nr_rows;
-
-		if (n < 0)
+	rc = tp_trace_reader_open(fp, name, &rd, err);
+	if (rc)
+		return rc;
+	out->meta = rd->meta;
+	while ((rc = tp_trace_reader_next(rd, &r, err)) == 1)
+		if (push_row(out, &r)) {
+			rc = tp_error_set(err, -ENOMEM, "%s: out of memory", name);
 			break;
-		lineno++;
-		p = trim(line);
-		if (!*p)
-			continue;
-		if (!kind)
-			kind = *p == '{' ? 2 : 1;
-		msg[0] = '\0';
-		rc = kind == 1 ? csv_line(out, p, &header_seen, map, &nmap, msg, sizeof(msg))
-			       : jsonl_line(out, p, &first, msg, sizeof(msg));
-		if (rc) {
-			rc = tp_error_set(err, rc, "%s:%u: %s", name, lineno, msg);
-			goto done;
 		}
-		if (out->nr_rows > before) {
-			struct tp_trace_row *r = &out->rows[out->nr_rows - 1];
-			unsigned prev = last_line[r->cpu];
-
-			if (prev && last_time[r->cpu] > r->time_ns) {
-				rc = tp_error_set(err, -EINVAL,
-					"%s:%u: time %" PRIu64 " of cpu %d is before %" PRIu64
-					" on line %u: the rows of a cpu must not go back in time",
-					name, lineno, r->time_ns, r->cpu, last_time[r->cpu], prev);
-				goto done;
-			}
-			last_time[r->cpu] = r->time_ns;
-			last_line[r->cpu] = lineno;
-		}
-	}
-	if (ferror(fp)) {
-		rc = tp_error_set(err, -EIO, "%s: read error", name);
-		goto done;
-	}
-	if (kind == 1 && !header_seen && lineno) {
-		rc = tp_error_set(err, -EINVAL, "%s: no header line (%s)", name,
-				  TP_TRACE_CSV_HEADER);
-		goto done;
-	}
-done:
-	free(line);
-	free(last_line);
-	free(last_time);
-	return rc;
+	tp_trace_reader_close(rd);
+	return rc < 0 ? rc : 0;
 }
 
 void tp_trace_free(struct tp_trace *trace)

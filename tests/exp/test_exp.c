@@ -484,6 +484,131 @@ static void test_csv_roundtrip(void **state)
 	fclose(fp);
 }
 
+/* Every column has a range (docs/experiments.md); -1 is not "missing" where none may be. */
+static void test_trace_ranges(void **state)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ HDR "10,-1,-,-,-,5,-,-,-\n", "t.csv:2: cpu -1 is out of range (0..8191)" },
+		{ HDR "10,8192,-,-,-,5,-,-,-\n", "t.csv:2: cpu 8192 is out of range (0..8191)" },
+		{ HDR "-1,0,-,-,-,5,-,-,-\n",
+		  "t.csv:2: time_ns -1 is out of range (0..9223372036854775807)" },
+		{ HDR "9223372036854775808,0,-,-,-,5,-,-,-\n",
+		  "t.csv:2: time_ns 9223372036854775808 is out of range (0..9223372036854775807)" },
+		{ HDR "10,0,-,-,-,-1,-,-,-\n", "t.csv:2: pressure -1 is out of range (0..1024)" },
+		{ HDR "10,0,-,-,-,-,-,-,-\n", "t.csv:2: pressure is missing (0..1024)" },
+		{ HDR "10,-,-,-,-,5,-,-,-\n", "t.csv:2: cpu is missing (0..8191)" },
+		{ HDR "10,0,0,-,-,5,-,-,-\n", "t.csv:2: max_capacity 0 is out of range (1..1024, or -)" },
+		{ HDR "10,0,-1,-,-,5,-,-,-\n",
+		  "t.csv:2: max_capacity -1 is out of range (1..1024, or -)" },
+		{ HDR "10,0,-,-,-,5,1025,-,-\n",
+		  "t.csv:2: avg_pressure 1025 is out of range (0..1024, or -)" },
+		{ HDR "10,0,-,-,-,5,-1,-,-\n",
+		  "t.csv:2: avg_pressure -1 is out of range (0..1024, or -)" },
+		{ HDR "10,0,-,-,-,5,-,-,-1\n",
+		  "t.csv:2: decay_ms -1 is out of range (0..4294967295, or -)" },
+		{ HDR "10,0,-,-1,-,5,-,-,-\n",
+		  "t.csv:2: max_freq_khz -1 is out of range (1..4294967295, or -)" },
+		{ "# hz 0\n" HDR, "t.csv:1: hz 0 is out of range (1..100000)" },
+		{ "# state_start_ns -1\n" HDR,
+		  "t.csv:1: state_start_ns -1 is out of range (0..9223372036854775807)" },
+		{ "{\"time_ns\":1,\"cpu\":-1,\"pressure\":3}\n",
+		  "t.csv:1: cpu -1 is out of range (0..8191)" },
+		{ "{\"time_ns\":1,\"cpu\":0,\"pressure\":null}\n", "t.csv:1: pressure is missing (0..1024)" },
+		{ "{\"time_ns\":1,\"cpu\":0,\"pressure\":\"3\"}\n", "t.csv:1: pressure must be a number" },
+		{ "{\"time_ns\":1.5,\"cpu\":0,\"pressure\":3}\n", "t.csv:1: time_ns '1.5' is not a number" },
+		{ "{\"time_ns\":1,\"cpu\":0,\"pressure\":3,\"backend\":\"\\ud800\"}\n",
+		  "t.csv:1: a lone UTF-16 surrogate in a string" },
+		{ HDR "10,0,-,-,-,5,-,\"pelt,-\n", "t.csv:2: a quoted field is not closed" },
+		/* found by fuzz_trace: a key at the end of the line was read past */
+		{ "{\"time_ns\"", "t.csv:1: expected one JSON object on the line" },
+	};
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(read_trace_text(bad[i].text, &t, &err), -EINVAL);
+		assert_string_equal(err.msg, bad[i].msg);
+		tp_trace_free(&t);
+	}
+	/* the ends of every range are fine */
+	assert_int_equal(read_trace_text(HDR "0,0,1,1,0,0,0,-,0\n"
+					 "9223372036854775807,8191,1024,4294967295,4294967295,1024,"
+					 "1024,x,4294967295\n", &t, &err), 0);
+	assert_int_equal(t.nr_rows, 2);
+	assert_int_equal(t.rows[1].time_ns, INT64_MAX);
+	assert_int_equal(t.rows[1].cpu, 8191);
+	tp_trace_free(&t);
+}
+
+/* JSON escapes are decoded, surrogate pairs included. */
+static void test_jsonl_escapes(void **state)
+{
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(read_trace_text("{\"thermpress_trace\":1,\"source\":\"a\\\"b\\\\c\\/d\\n"
+					 "\\u00e9\\ud83d\\ude00\\t\",\"backend\":\"\\u0064ecay\"}\n"
+					 "{\"time_ns\":1,\"cpu\":0,\"pressure\":3,\"backend\":"
+					 "\"p\\u00e9lt\\r\\b\\f\"}\n", &t, &err), 0);
+	assert_string_equal(t.meta.source, "a\"b\\c/d\n\xc3\xa9\xf0\x9f\x98\x80\t");
+	assert_string_equal(t.meta.backend, "decay");
+	assert_int_equal(t.nr_rows, 1);
+	assert_string_equal(t.rows[0].backend, "p\xc3\xa9lt\r\b\f");
+	tp_trace_free(&t);
+}
+
+/* Whatever the writer writes, the reader reads back the same, in CSV and JSON lines. */
+static void test_string_roundtrip(void **state)
+{
+	static const char *const names[] = {
+		"plain", "with,comma", "with \"quotes\"", "two\nlines", "cr\rhere", "-", "\"", " pad ",
+		"\t", "caf\xc3\xa9 \xf0\x9f\x98\x80", "ctl\x01\x1f\x7f", ",", "a,\"b\"\n,c", "#x",
+		"\xff\xfe not utf-8",
+	};
+	struct tp_trace_writer *w;
+	struct tp_error err = { 0 };
+	struct tp_trace t;
+
+	(void)state;
+	for (int f = 0; f < 2; f++)
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			struct tp_trace_meta m;
+			struct tp_trace_row r = { .time_ns = 5, .cpu = 1, .max_capacity = TP_NONE,
+						  .max_freq_khz = 2000, .capped_freq_khz = 1000,
+						  .pressure = 7, .avg_pressure = 3, .decay_ms = TP_NONE };
+			FILE *fp = tmpfile();
+
+			tp_trace_meta_init(&m);
+			snprintf(m.source, sizeof(m.source), "root /tmp/%s/x", names[i]);
+			snprintf(m.backend, sizeof(m.backend), "%s", names[i]);
+			snprintf(r.backend, sizeof(r.backend), "%s", names[i]);
+			assert_int_equal(tp_trace_writer_open(fp, f ? TP_TRACE_JSONL : TP_TRACE_CSV,
+							      &m, &w, &err), 0);
+			assert_int_equal(tp_trace_write_row(w, &r, &err), 0);
+			r.time_ns = 6;
+			assert_int_equal(tp_trace_write_row(w, &r, &err), 0);
+			assert_int_equal(tp_trace_writer_close(w, &err), 0);
+			rewind(fp);
+			if (tp_trace_read(fp, "x", &t, &err))
+				fail_msg("%s '%s': %s", f ? "jsonl" : "csv", names[i], err.msg);
+			assert_string_equal(t.meta.source, m.source);
+			assert_string_equal(t.meta.backend, m.backend);
+			assert_int_equal(t.nr_rows, 2);
+			for (int k = 0; k < 2; k++) {
+				assert_string_equal(t.rows[k].backend, names[i]);
+				assert_int_equal(t.rows[k].max_capacity, TP_NONE);
+				assert_int_equal(t.rows[k].max_freq_khz, 2000);
+				assert_int_equal(t.rows[k].avg_pressure, 3);
+				assert_int_equal(t.rows[k].decay_ms, TP_NONE);
+			}
+			assert_int_equal(t.rows[1].time_ns, 6);
+			tp_trace_free(&t);
+			fclose(fp);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +629,9 @@ int main(void)
 		cmocka_unit_test(test_play_restores),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_csv_roundtrip),
+		cmocka_unit_test(test_trace_ranges),
+		cmocka_unit_test(test_jsonl_escapes),
+		cmocka_unit_test(test_string_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

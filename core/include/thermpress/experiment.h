@@ -96,6 +96,21 @@ struct tp_trace {
 int tp_trace_read(FILE *fp, const char *name, struct tp_trace *out, struct tp_error *err);
 void tp_trace_free(struct tp_trace *trace);
 
+/*
+ * The same reader one row at a time, in constant memory: open reads the metadata (up
+ * to the first row), next gives 1 and a row, 0 at the end, or an error naming the line.
+ * Every value is checked against its documented range (docs/experiments.md).
+ */
+struct tp_trace_reader;
+int tp_trace_reader_open(FILE *fp, const char *name, struct tp_trace_reader **out,
+			 struct tp_error *err);
+const struct tp_trace_meta *tp_trace_reader_meta(const struct tp_trace_reader *rd);
+int tp_trace_reader_next(struct tp_trace_reader *rd, struct tp_trace_row *row,
+			 struct tp_error *err);
+/* The line of the last record read. */
+unsigned tp_trace_reader_line(const struct tp_trace_reader *rd);
+void tp_trace_reader_close(struct tp_trace_reader *rd);
+
 /* ---- Cap profiles ------------------------------------------------------------- */
 
 /* One line of a profile: `TIME, CPULIST, VALUE` (VALUE as `cap set` takes, or clear). */
@@ -186,11 +201,38 @@ struct tp_replay_summary {
 
 /*
  * Replay trace through each of the nb backends (see docs/experiments.md for the
- * rules).  fn may be NULL.  sums has nb entries.  -ENODATA for a trace without rows.
+ * rules).  fn may be NULL.  sums has nb entries.  -ENODATA for a trace without rows,
+ * -E2BIG for one longer than TP_REPLAY_MAX_TICKS ticks.
  */
 int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *b, size_t nb,
 		  const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
 		  struct tp_replay_summary *sums, struct tp_error *err);
+
+/*
+ * Streaming replay: the rows come from next (1 a row, 0 the end, <0 an error with its
+ * message), in the order a trace reader gives them; memory stays bounded by the number
+ * of CPUs and backends.  The state start and the ticks depend on the earliest and
+ * latest times of the whole trace: give span from a first pass over the rows
+ * (tp_trace_span_add on each), or NULL to learn it on the way in one pass; then a
+ * trace without state_start_ns whose first row is not its earliest gives -EAGAIN (do
+ * the first pass and start again), and the tick limit is checked row by row.  fn sees
+ * the same points in the same order as with tp_replay_run: they are spooled to an
+ * unlinked temporary file and given at the end, so a failed replay gives fn nothing.
+ */
+#define TP_REPLAY_MAX_TICKS 100000000ull	/* per CPU: 4.6 days at 250 Hz */
+struct tp_trace_span {
+	size_t rows;
+	uint64_t first_ns, last_ns;	/* the earliest and latest times of any row */
+};
+void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *row);
+/* The ticks per CPU a replay of the span at hz runs (checked against the limit). */
+uint64_t tp_replay_ticks(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+			 int hz);
+typedef int (*tp_replay_next_fn)(void *src, struct tp_trace_row *row, struct tp_error *err);
+int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
+		     struct tp_replay_summary *sums, struct tp_error *err);
 
 /* The replay output CSV: header, and a tp_replay_fn that writes rows to a
  * struct tp_replay_csv. */

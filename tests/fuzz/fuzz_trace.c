@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the trace reader (CSV and JSON lines, core/exp/trace.c).
+ * Beyond the sanitizers: every accepted row and metadata value is in its documented
+ * range (docs/experiments.md, "Columns"), the rows of a CPU never go back in time, and
+ * writing an accepted trace back (CSV and JSON lines) then reading it gives the same
+ * values.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <thermpress/experiment.h>
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "fuzz_trace: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	abort(); } } while (0)
+
+static bool in_range(int64_t v, int64_t lo, int64_t hi, bool missing_ok)
+{
+	return (missing_ok && v == TP_NONE) || (v >= lo && v <= hi);
+}
+
+static void check_ranges(const struct tp_trace *t)
+{
+	const struct tp_trace_meta *m = &t->meta;
+	uint64_t *last = calloc(TP_MAX_CPUS, sizeof(*last));
+
+	CHECK(last);
+	CHECK(m->version == TP_TRACE_VERSION);
+	CHECK(m->hz == TP_NONE || (m->hz >= 1 && m->hz <= 100000));
+	CHECK(in_range(m->decay_ms, 0, 4294967295ll, true));
+	CHECK(in_range(m->state_start_ns, 0, INT64_MAX, true));
+	CHECK(in_range(m->first_tick_ns, 0, INT64_MAX, true));
+	CHECK(strlen(m->source) < sizeof(m->source) && strlen(m->backend) < sizeof(m->backend));
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct tp_trace_row *r = &t->rows[i];
+
+		CHECK(r->time_ns <= (uint64_t)INT64_MAX);
+		CHECK(r->cpu >= 0 && r->cpu < TP_MAX_CPUS);
+		CHECK(in_range(r->max_capacity, 1, 1024, true));
+		CHECK(in_range(r->max_freq_khz, 1, 4294967295ll, true));
+		CHECK(in_range(r->capped_freq_khz, 0, 4294967295ll, true));
+		CHECK(in_range(r->pressure, 0, 1024, false));
+		CHECK(in_range(r->avg_pressure, 0, 1024, true));
+		CHECK(in_range(r->decay_ms, 0, 4294967295ll, true));
+		CHECK(strlen(r->backend) < sizeof(r->backend));
+		CHECK(r->time_ns >= last[r->cpu]);
+		last[r->cpu] = r->time_ns;
+	}
+	free(last);
+}
+
+static void check_same(const struct tp_trace *a, const struct tp_trace *b)
+{
+	CHECK(a->meta.version == b->meta.version);
+	CHECK(!strcmp(a->meta.source, b->meta.source));
+	CHECK(!strcmp(a->meta.backend, b->meta.backend));
+	CHECK(a->meta.decay_ms == b->meta.decay_ms);
+	CHECK(a->meta.hz == b->meta.hz);
+	CHECK(a->meta.state_start_ns == b->meta.state_start_ns);
+	CHECK(a->meta.first_tick_ns == b->meta.first_tick_ns);
+	CHECK(a->nr_rows == b->nr_rows);
+	for (size_t i = 0; i < a->nr_rows; i++) {
+		const struct tp_trace_row *x = &a->rows[i], *y = &b->rows[i];
+
+		CHECK(x->time_ns == y->time_ns && x->cpu == y->cpu);
+		CHECK(x->max_capacity == y->max_capacity && x->max_freq_khz == y->max_freq_khz);
+		CHECK(x->capped_freq_khz == y->capped_freq_khz && x->pressure == y->pressure);
+		CHECK(x->avg_pressure == y->avg_pressure && x->decay_ms == y->decay_ms);
+		CHECK(!strcmp(x->backend, y->backend));
+	}
+}
+
+/* Write t in fmt, read it back, compare. */
+static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
+{
+	struct tp_trace_writer *w;
+	struct tp_error err = { 0 };
+	struct tp_trace back;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	CHECK(fp);
+	CHECK(!tp_trace_writer_open(fp, fmt, &t->meta, &w, &err));
+	for (size_t i = 0; i < t->nr_rows; i++)
+		CHECK(!tp_trace_write_row(w, &t->rows[i], &err));
+	CHECK(!tp_trace_writer_close(w, &err));
+	fclose(fp);
+	fp = fmemopen(buf, len ? len : 1, "r");
+	CHECK(fp);
+	if (tp_trace_read(fp, "again", &back, &err)) {
+		fprintf(stderr, "fuzz_trace: the %s written back does not read: %s\n%.*s\n",
+			fmt == TP_TRACE_CSV ? "CSV" : "JSON lines", err.msg, (int)len, buf);
+		abort();
+	}
+	check_same(t, &back);
+	tp_trace_free(&back);
+	fclose(fp);
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tp_error err = { 0 };
+	struct tp_trace t;
+	FILE *fp;
+
+	if (!size || size > 1 << 16)
+		return 0;
+	fp = fmemopen((void *)data, size, "r");
+	if (!fp)
+		return 0;
+	if (tp_trace_read(fp, "fuzz", &t, &err)) {
+		/* a refusal always names the input */
+		CHECK(!strncmp(err.msg, "fuzz", 4));
+		tp_trace_free(&t);
+		fclose(fp);
+		return 0;
+	}
+	fclose(fp);
+	check_ranges(&t);
+	round_trip(&t, TP_TRACE_CSV);
+	round_trip(&t, TP_TRACE_JSONL);
+	tp_trace_free(&t);
+	return 0;
+}
