@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <thermpress/experiment.h>
+#include <thermpress/text.h>
 
 #include "exp/exp.h"
 
@@ -46,21 +47,19 @@ struct tp_trace_writer {
 	bool first_event;
 };
 
-/* A JSON string (the names we write are plain, but a source description may not be). */
+/*
+ * A JSON string: the names we write are plain, but a source description holds a root
+ * path, which may be any bytes; JSON carries only UTF-8, so ill-formed bytes become
+ * U+FFFD (docs/json.md, "Strings").
+ */
+#define TRACE_STR_MAX sizeof(((struct tp_trace_meta *)0)->source)	/* the longest string field */
+
 static void json_str(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char text[6 * TRACE_STR_MAX + 3];	/* \u00XX is the longest form of one byte */
+	size_t len = tp_text_json(text, sizeof(text), s, strnlen(s, TRACE_STR_MAX));
 
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
+	fwrite(text, 1, len, fp);
 }
 
 /*
