@@ -24,7 +24,7 @@ run() {
 }
 check() { if [ "$1" = "$2" ]; then pass "$3"; else fail "$3: got '$1', expected '$2'"; fi; }
 check_match() {
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then pass "$3"; else fail "$3: '$1' does not match /$2/"; fi
+	if grep -Eq -- "$2" <<<"$1"; then pass "$3"; else fail "$3: '$1' does not match /$2/"; fi
 }
 one_line() { check "$(printf '%s\n' "$err" | wc -l)" 1 "$1: one line on stderr"; }
 # no temporary file of ours anywhere under the directory
