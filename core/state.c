@@ -584,7 +584,15 @@ int tp_state_open(struct tp_state *st, const char *root, const char *dir, const 
 	}
 	if (rc < 0)
 		return rc;
-	rc = check_dir(st->dirfd, st->path, err);
+	{
+		char shown[TP_STATE_PATH_MAX];
+
+		if (root && root[0])
+			snprintf(shown, sizeof(shown), "%.2000s/%.2000s", root, dir);
+		else
+			snprintf(shown, sizeof(shown), "%.4000s", dir);
+		rc = check_dir(st->dirfd, shown, err);
+	}
 	if (rc < 0)
 		goto fail;
 	snprintf(lock, sizeof(lock), "%s.lock", name);

@@ -65,7 +65,7 @@ static int state_open(const struct stock *s, struct tp_state *st, bool create, s
 	int rc = tp_state_open(st, s->state_in_root ? s->root : NULL, s->state_dir, STATE_NAME,
 			       s->root_canon, create, err);
 
-	if (rc < 0 && err && (rc == -EACCES || rc == -EPERM || rc == -EROFS) &&
+	if (rc < 0 && err && (rc == -EACCES || rc == -EROFS) &&
 	    strlen(err->msg) + strlen(stock_write_hint(-rc)) < sizeof(err->msg))
 		strcat(err->msg, stock_write_hint(-rc));
 	return rc;
