@@ -10,7 +10,8 @@ FIX=$(realpath "$2")
 pass=0 fail=0
 
 R=$(mktemp -d /tmp/tp-caphold-XXXXXX) || exit 1
-trap 'rm -rf "$R"' EXIT
+OUT=$(mktemp -d /tmp/tp-caphold-outside-XXXXXX) || exit 1	# outside the root
+trap 'rm -rf "$R" "$OUT"' EXIT
 cp -a "$FIX/arm64-biglittle-6.1/." "$R/"
 export THERMPRESS_ROOT="$R"
 unset THERMPRESS_STATE_DIR
@@ -38,6 +39,18 @@ wait_for() {	# FILE WORD
 		i=$((i + 1))
 	done
 }
+# reap PID: its exit status; one that does not end within 10 s is killed (status 255)
+reap() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 "$1" 2>/dev/null; then
+		echo "FAIL: pid $1 ($2) did not end: killed"
+		kill -9 "$1"
+		wait "$1" 2>/dev/null
+		return 255
+	fi
+	wait "$1"
+}
 start_hold() {
 	rm -f "$R/out"
 	"$T" cap hold "$@" >"$R/out" 2>&1 &
@@ -54,7 +67,7 @@ for sig in INT TERM HUP QUIT; do
 	start_hold 0-5 1008000
 	check "SIG$sig hold caps" "1008000 1008000 2" "$(limits)"
 	kill -$sig $HOLD
-	wait $HOLD
+	reap $HOLD "cap hold after SIG$sig"
 	rc=$?
 	check "SIG$sig exit status" $((128 + $(kill -l $sig))) $rc
 	check "SIG$sig restores at once" "$ORIG" "$(limits)"
@@ -63,9 +76,11 @@ done
 
 # a closed output pipe while nothing is written: the reader goes away, the caps come back
 rm -f "$R/pipe.rc"
-( "$T" cap hold all 1008000 --for 20s; echo $? >"$R/pipe.rc" ) | head -c1 >/dev/null
+( "$T" cap hold all 1008000 --for 8s; echo $? >"$R/pipe.rc" ) | head -c1 >/dev/null
 i=0
 while [ ! -s "$R/pipe.rc" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "closed pipe: restored within 5 s" yes "$([ -s "$R/pipe.rc" ] && echo yes || echo no)"
+while [ ! -s "$R/pipe.rc" ]; do sleep 0.2; done
 check "closed pipe: exit status 141 (SIGPIPE)" 141 "$(cat "$R/pipe.rc" 2>/dev/null)"
 check "closed pipe restores" "$ORIG" "$(limits)"
 
@@ -77,7 +92,7 @@ for sig in INT HUP; do
 	i=0
 	while [ "$(cat "$BIG")" != 1008000 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	kill -$sig $P
-	wait $P
+	reap $P "cap play after SIG$sig"
 	rc=$?
 	check "cap play SIG$sig exit status" $((128 + $(kill -l $sig))) $rc
 	check "cap play SIG$sig restores" "$ORIG" "$(limits)"
@@ -86,7 +101,7 @@ done
 start_hold big 1008000 --via cooling
 check "cooling hold caps" "1416000 1416000 4" "$(limits)"
 kill -INT $HOLD
-wait $HOLD
+reap $HOLD "cooling hold"
 check "cooling hold restores" "$ORIG" "$(limits)"
 
 # a hold puts back what was in force before it: an earlier cap set stays
@@ -94,7 +109,7 @@ check "cooling hold restores" "$ORIG" "$(limits)"
 start_hold big 1008000
 check "hold over a cap set caps" "1416000 1008000 2" "$(limits)"
 kill -TERM $HOLD
-wait $HOLD
+reap $HOLD "hold over cap set"
 check "hold puts the earlier cap set back" "1416000 1200000 2" "$(limits)"
 check "the cap set is still recorded" "restored 1 limit" "$("$T" cap restore)"
 check "and restored" "$ORIG" "$(limits)"
@@ -161,7 +176,7 @@ check "unreadable: cap restore fails" 1 $?
 check "unreadable: not nothing to restore" "" "$(cat "$R/out")"
 rm -rf "$STATE"; mv "$R/keep" "$STATE" 2>/dev/null; rm -f "$STATE"
 
-# a state file or directory that is a symlink is refused, the target untouched
+# a state file or directory that is a symlink is refused, its target untouched
 echo "precious" >"$R/outside"
 ln -s "$R/outside" "$STATE"
 "$T" cap set big 1008000 2>"$R/err"
@@ -169,6 +184,54 @@ check "state file symlink: refused" 1 $?
 check "state file symlink: target untouched" precious "$(cat "$R/outside")"
 check "state file symlink: no cap" "$ORIG" "$(limits)"
 rm -f "$STATE"
+ln -s "$R/planted" "$STATE"		# dangling: it would be created through the link
+"$T" cap set big 1008000 2>"$R/err"
+check "dangling state file symlink: refused" 1 $?
+check "dangling state file symlink: nothing created" no "$([ -e "$R/planted" ] && echo yes || echo no)"
+check "dangling state file symlink: no cap" "$ORIG" "$(limits)"
+rm -f "$STATE"
+mv "$R/run/thermpress" "$R/run/thermpress.real"
+mkdir "$R/elsewhere"
+ln -s "$R/elsewhere" "$R/run/thermpress"
+"$T" cap set big 1008000 2>"$R/err"
+check "state directory symlink: refused" 1 $?
+check "state directory symlink: says so" yes "$(grep -q 'symbolic link' "$R/err" && echo yes || echo no)"
+check "state directory symlink: nothing written there" "" "$(ls "$R/elsewhere")"
+check "state directory symlink: no cap" "$ORIG" "$(limits)"
+rm "$R/run/thermpress"
+mv "$R/run/thermpress.real" "$R/run/thermpress"
+
+# no write follows a symlink out of the root: a limit file, or a directory above it,
+# that leads outside is refused and the outside file is unchanged
+echo 1416000 >"$OUT/max"
+echo 2 >"$OUT/cur_state"
+mv "$BIG" "$BIG.real"
+ln -s "$OUT/max" "$BIG"			# absolute
+"$T" cap set big 1008000 2>"$R/err"
+check "limit symlink out of the root: refused" 1 $?
+check "limit symlink out of the root: named" yes "$(grep -q 'outside the root' "$R/err" && echo yes || echo no)"
+check "limit symlink out of the root: outside file unchanged" 1416000 "$(cat "$OUT/max")"
+check "limit symlink out of the root: nothing recorded" "nothing to restore" "$("$T" cap restore)"
+rm "$BIG"
+mv "$BIG.real" "$BIG"
+mv "$COOL" "$COOL.real"
+ln -s "../../../../../$(basename "$OUT")/cur_state" "$COOL"	# relative, climbing out
+"$T" cap set big 1008000 --via cooling 2>"$R/err"
+check "cooling state symlink out of the root: refused" 1 $?
+check "cooling state symlink out of the root: outside file unchanged" 2 "$(cat "$OUT/cur_state")"
+rm "$COOL"
+mv "$COOL.real" "$COOL"
+POL=$R/sys/devices/system/cpu/cpufreq/policy4
+cp -a "$POL" "$OUT/policy4"
+mv "$POL" "$POL.real"
+ln -s "$OUT/policy4" "$POL"		# a parent directory
+"$T" cap set big 1008000 2>"$R/err"
+check "parent directory symlink out of the root: refused" 1 $?
+check "parent directory symlink out of the root: outside file unchanged" 1416000 \
+	"$(cat "$OUT/policy4/scaling_max_freq")"
+rm "$POL"
+mv "$POL.real" "$POL"
+check "symlink refusals leave the limits" "$ORIG" "$(limits)"
 
 "$T" cap hold all 1008000 --via fan >/dev/null 2>&1
 check "bad method is a usage error" 2 $?
