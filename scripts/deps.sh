@@ -9,6 +9,8 @@ packages=(
   # the patched kernel and its qemu harness (kernel/)
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
+  # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
