@@ -72,7 +72,8 @@ int stock_parse_i64(const char *text, int64_t *out)
 	char *end;
 	long long v;
 
-	if (!*text)
+	/* strtoll would skip leading white space */
+	if (!(*text == '-' || *text == '+' || (*text >= '0' && *text <= '9')))
 		return -EPROTO;
 	errno = 0;
 	v = strtoll(text, &end, 10);
@@ -113,6 +114,8 @@ int stock_parse_cpus(const char *text, int **cpus, size_t *n)
 			p++;
 		if (!*p)
 			break;
+		if (*p < '0' || *p > '9')	/* strtol would take a sign or white space */
+			goto bad;
 		errno = 0;
 		a = strtol(p, &end, 10);
 		if (end == p || errno || a < 0 || a >= TP_MAX_CPUS)
@@ -121,6 +124,8 @@ int stock_parse_cpus(const char *text, int **cpus, size_t *n)
 		p = end;
 		if (*p == '-') {
 			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
 			b = strtol(p, &end, 10);
 			if (end == p || errno || b < a || b >= TP_MAX_CPUS)
 				goto bad;
@@ -161,15 +166,28 @@ bad:
 
 /* ---- The kernel ----------------------------------------------------------- */
 
+/* "MAJOR.MINOR..." in plain digits; sscanf("%d") took signs and spaces, and overflowed. */
 static void parse_release(struct stock_kernel *k)
 {
-	int major, minor;
+	const char *p = k->release;
+	long v[2];
 
 	k->major = k->minor = TP_NONE;
-	if (sscanf(k->release, "%d.%d", &major, &minor) == 2 && major >= 0 && minor >= 0) {
-		k->major = major;
-		k->minor = minor;
+	for (int i = 0; i < 2; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return;
+		errno = 0;
+		v[i] = strtol(p, &end, 10);
+		if (errno || v[i] > 2147483647L)
+			return;
+		p = end;
+		if (i == 0 && *p++ != '.')
+			return;
 	}
+	k->major = (int)v[0];
+	k->minor = (int)v[1];
 }
 
 static bool version_at_least(const struct stock_kernel *k, int major, int minor)
@@ -193,7 +211,9 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 		free(buf);
 		return;
 	}
-	for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+	/* the kernel's next_arg() splits at isspace() */
+	for (char *tok = strtok_r(buf, " \t\n\v\f\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\n\v\f\r", &save)) {
 		char *end;
 		long v;
 
@@ -204,7 +224,7 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 		tok += sizeof(key) - 1;
 		errno = 0;
 		v = strtol(tok, &end, 0);	/* kstrtoint(str, 0, ...) */
-		if (!*tok || *end || errno || v < -2147483647L || v > 2147483647L) {
+		if (!*tok || *end || errno || v < -2147483647L - 1 || v > 2147483647L) {
 			snprintf(k->shift_warning, sizeof(k->shift_warning),
 				 "sched_thermal_decay_shift=%.40s on the command line is not a number: the kernel ignores it",
 				 tok);
@@ -221,6 +241,7 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 	free(buf);
 }
 
+/* The first line that sets CONFIG_HZ decides: its value when it is 1..100000. */
 static int config_hz_from_text(const char *text)
 {
 	const char *p = text;
@@ -228,10 +249,15 @@ static int config_hz_from_text(const char *text)
 	while ((p = strstr(p, "CONFIG_HZ=")) != NULL) {
 		if (p == text || p[-1] == '\n') {
 			char *end;
-			long v = strtol(p + 10, &end, 10);
+			long v;
 
-			if (end != p + 10 && (*end == '\n' || *end == '\0') && v > 0 && v <= 100000)
+			if (p[10] < '0' || p[10] > '9')	/* strtol would take a sign or space */
+				return TP_NONE;
+			errno = 0;
+			v = strtol(p + 10, &end, 10);
+			if (!errno && (*end == '\n' || *end == '\0') && v > 0 && v <= 100000)
 				return (int)v;
+			return TP_NONE;
 		}
 		p += 10;
 	}
@@ -244,20 +270,13 @@ static int read_config_hz(const struct stock *s, const char *release)
 	size_t cap = 1 << 20, used = 0;
 	char *buf = malloc(cap);
 	int hz = TP_NONE;
-	FILE *f;
 
 	if (!buf)
 		return TP_NONE;
+	/* the whole file, as config.gz below: fgets() of 256 bytes split long lines */
 	if (release[0] && stock_path(s, path, sizeof(path), "boot/config-%s", release) == 0 &&
-	    (f = fopen(path, "re")) != NULL) {
-		char line[256];
-
-		while (fgets(line, sizeof(line), f))
-			if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
-				hz = config_hz_from_text(line);
-				break;
-			}
-		fclose(f);
+	    stock_read_text(path, buf, cap) == 0) {
+		hz = config_hz_from_text(buf);
 		if (hz != TP_NONE) {
 			free(buf);
 			return hz;
