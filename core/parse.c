@@ -181,13 +181,13 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 		return 0;
 	}
 	if (len > 1 && text[len - 1] == '%') {
-		char num[32];
-
-		if (len - 1 >= sizeof(num))
-			goto bad_percent;
-		memcpy(num, text, len - 1);
-		num[len - 1] = '\0';
-		if (parse_uint(num, &v) < 0 || v == 0 || v > 100)
+		/* digits of any length, as after cap= (a 32-byte copy refused 0...01%) */
+		v = 0;
+		for (size_t i = 0; i + 1 < len; i++)
+			if (!isdigit((unsigned char)text[i]) ||
+			    (v = v * 10 + (uint64_t)(text[i] - '0')) > 100)
+				goto bad_percent;
+		if (v == 0)
 			goto bad_percent;
 		out->kind = TP_CAP_PERCENT;
 		out->value = v;

@@ -228,6 +228,24 @@ static void test_pressure(void **state)
 	assert_int_equal(tp_pressure(435, UINT64_C(1880844493789993498), UINT64_C(1880844493790011702)), 1);
 }
 
+/* Percentages take any number of digits, as cap= does (a 32-byte copy refused these). */
+static void test_percent_digits(void **state)
+{
+	struct tp_cap_value v = { 0 };
+	struct tp_error err = { 0 };
+
+	assert_int_equal(tp_parse_cap_value("00000000000000000000000000000000000000001%", &v, &err), 0);
+	assert_int_equal(v.kind, TP_CAP_PERCENT);
+	assert_int_equal(v.value, 1);
+	assert_int_equal(tp_parse_cap_value("cap=00000000000000000000000000000000000000001", &v, &err), 0);
+	assert_int_equal(v.value, 1);
+	assert_int_equal(tp_parse_cap_value("100%", &v, &err), 0);
+	assert_int_equal(tp_parse_cap_value("101%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("0%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("99999999999999999999999%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("+5%", &v, &err), -EINVAL);
+}
+
 /* Frequencies from a file can be any u64 kHz: the arithmetic must not wrap (fuzz_parse). */
 static void test_cap_resolve_huge(void **state)
 {
@@ -275,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_cap_value),
 		cmocka_unit_test(test_pressure),
 		cmocka_unit_test(test_cap_resolve_huge),
+		cmocka_unit_test(test_percent_digits),
 		cmocka_unit_test(test_cpuset_format),
 	};
 	return cmocka_run_group_tests_name("parse", tests, setup, NULL);
