@@ -267,24 +267,30 @@ static int config_hz_from_text(const char *text)
 static int read_config_hz(const struct stock *s, const char *release)
 {
 	char path[STOCK_PATH_MAX];
-	size_t cap = 1 << 20, used = 0;
-	char *buf = malloc(cap);
 	int hz = TP_NONE;
+	FILE *f;
 
-	if (!buf)
-		return TP_NONE;
-	/* the whole file, as config.gz below: fgets() of 256 bytes split long lines */
+	/* getline(): lines of any length (fgets() of 256 bytes split long ones) */
 	if (release[0] && stock_path(s, path, sizeof(path), "boot/config-%s", release) == 0 &&
-	    stock_read_text(path, buf, cap) == 0) {
-		hz = config_hz_from_text(buf);
-		if (hz != TP_NONE) {
-			free(buf);
+	    (f = fopen(path, "re")) != NULL) {
+		char *line = NULL;
+		size_t len = 0;
+
+		while (getline(&line, &len, f) > 0)
+			if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
+				hz = config_hz_from_text(line);
+				break;
+			}
+		free(line);
+		fclose(f);
+		if (hz != TP_NONE)
 			return hz;
-		}
 	}
 #if HAVE_ZLIB
 	if (stock_path(s, path, sizeof(path), "proc/config.gz") == 0 && access(path, R_OK) == 0) {
-		gzFile gz = gzopen(path, "rb");
+		size_t cap = 1 << 20, used = 0;
+		char *buf = malloc(cap);
+		gzFile gz = buf ? gzopen(path, "rb") : NULL;
 
 		if (gz) {
 			int n;
@@ -295,11 +301,9 @@ static int read_config_hz(const struct stock *s, const char *release)
 			buf[used] = '\0';
 			hz = config_hz_from_text(buf);
 		}
+		free(buf);
 	}
-#else
-	(void)used;
 #endif
-	free(buf);
 	return hz;
 }
 
