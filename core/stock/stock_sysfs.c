@@ -489,6 +489,8 @@ static int cooling_policy(const struct stock *s, const char *type)
 	long v;
 
 	if (strncmp(type, "cpufreq-cpu", 11) == 0) {
+		if (type[11] < '0' || type[11] > '9')	/* strtol would take a sign or space */
+			return -1;
 		v = strtol(type + 11, &end, 10);
 		if (end == type + 11 || *end)
 			return -1;
@@ -499,6 +501,8 @@ static int cooling_policy(const struct stock *s, const char *type)
 		return -1;
 	}
 	if (strncmp(type, "thermal-cpufreq-", 16) == 0) {
+		if (type[16] < '0' || type[16] > '9')
+			return -1;
 		v = strtol(type + 16, &end, 10);
 		if (end == type + 16 || *end || v < 0 || (size_t)v >= s->nr_policies)
 			return -1;

@@ -169,6 +169,43 @@ static void test_config_hz(void **state)
 #endif
 }
 
+/* A cooling device named cpufreq-cpu+2 is no cpufreq cooling device (strtol took the sign). */
+static void test_cooling_type(void **state)
+{
+	static const char *const types[][2] = {
+		{ "cpufreq-cpu2\n", "2" }, { "cpufreq-cpu+2\n", "-" }, { "cpufreq-cpu 3\n", "-" },
+		{ "thermal-cpufreq-1\n", "2" }, { "thermal-cpufreq-+1\n", "-" },
+	};
+	struct tp_open_options opts = { .kind = TP_SOURCE_STOCK, .root = root,
+					.plugin_dir = "/nonexistent" };
+	char rel[128];
+
+	put("sys/devices/system/cpu/possible", "0-3\n");
+	for (int c = 0; c < 4; c++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", c);
+		put(rel, "2000000\n");
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", c);
+		put(rel, c < 2 ? "0-1\n" : "2-3\n");
+	}
+	put("sys/class/thermal/cooling_device0/max_state", "3\n");
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct tp_source *src = NULL;
+		struct tp_stock_info info;
+		struct tp_error err = { 0 };
+
+		put("sys/class/thermal/cooling_device0/type", types[i][0]);
+		assert_int_equal(tp_source_open(&opts, &src, &err), 0);
+		assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+		assert_int_equal(info.nr_cooling, 1);
+		if (types[i][1][0] == '-')
+			assert_int_equal(info.cooling[0].domain, TP_NONE);
+		else
+			assert_int_equal(info.cooling[0].domain, atoi(types[i][1]));
+		tp_stock_info_release(&info);
+		tp_source_close(src);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_cmdline_shift),
 		cmocka_unit_test(test_config_hz),
+		cmocka_unit_test(test_cooling_type),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
