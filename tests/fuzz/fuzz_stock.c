@@ -22,7 +22,9 @@
  *   value when it is 1..100000, else none;
  * - thermal zone temperatures: a strict signed decimal or TP_NONE;
  * - a snapshot of the root: every value in its range (capacities 1..1024,
- *   pressures 0..max_capacity, capped <= max frequency), cpu_capacity as written.
+ *   pressures 0..max_capacity, capped <= max frequency), cpu_capacity as written,
+ *   online as the `online` list says; the policy of a cooling device as its type
+ *   (cpufreq-cpuN, thermal-cpufreq-K) names it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -525,14 +527,46 @@ static void check_zone(const char *text)
 	restore();
 }
 
-/* cpu_capacity|cpuinfo_max_freq|scaling_max_freq|cur_state|osrelease of the little policy. */
+/* The policy a cooling device type names: cpufreq-cpuN (a CPU of it) or thermal-cpufreq-K. */
+static int ref_cooling_domain(const char *type)
+{
+	static const int policy_of_cpu[4] = { 0, 0, 2, 2 }, policy_ids[2] = { 0, 2 };
+	const char *p = NULL;
+	uint64_t v = 0;
+	bool by_cpu = false;
+
+	if (!strncmp(type, "cpufreq-cpu", 11)) {
+		p = type + 11;
+		by_cpu = true;
+	} else if (!strncmp(type, "thermal-cpufreq-", 16)) {
+		p = type + 16;
+	}
+	if (!p || !*p)
+		return TP_NONE;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9' || (v = v * 10 + (uint64_t)(*p - '0')) > 1000)
+			return TP_NONE;
+	if (by_cpu)
+		return v < 4 ? policy_of_cpu[v] : TP_NONE;
+	return v < 2 ? policy_ids[v] : TP_NONE;
+}
+
+/*
+ * cpu_capacity|cpuinfo_max_freq|scaling_max_freq|cur_state|osrelease|online|cooling type,
+ * the files of cpu 0, its policy and its cooling device (fields left out stay as they are).
+ */
 static void check_snapshot(const char *text)
 {
 	static const char *const files[] = {
 		CPU "cpu0/cpu_capacity", CPU "cpu0/cpufreq/cpuinfo_max_freq",
 		CPU "cpu0/cpufreq/scaling_max_freq", "sys/class/thermal/cooling_device0/cur_state",
-		"proc/sys/kernel/osrelease",
+		"proc/sys/kernel/osrelease", CPU "online", "sys/class/thermal/cooling_device0/type",
 	};
+	struct tp_cpuset online;
+	bool have_online = true;
+	char *cooling_type = strdup("thermal-cpufreq-0");
+	struct tp_stock_info info;
+	size_t fields = 1;
 	struct tp_open_options opts = { .kind = TP_SOURCE_STOCK, .root = root,
 					.plugin_dir = "/nonexistent" };
 	struct tp_snapshot snap;
@@ -542,6 +576,8 @@ static void check_snapshot(const char *text)
 	int64_t cap0 = 1024;
 	char *read;
 
+	for (const char *q = text; *q; q++)
+		fields += *q == '|';
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && p; i++) {
 		const char *bar = strchr(p, '|');
 		size_t n = bar ? (size_t)(bar - p) : strlen(p);
@@ -557,8 +593,33 @@ static void check_snapshot(const char *text)
 				cap0 = 1024;
 			free(read);
 			free(field);
+		} else if (i == 5) {
+			char *field = strndup(p, n);
+
+			if (!field)
+				abort();
+			read = as_read(field, 16384);
+			have_online = ref_cpus(read, &online);
+			free(read);
+			free(field);
+		} else if (i == 6) {
+			char *field = strndup(p, n);
+
+			if (!field)
+				abort();
+			free(cooling_type);
+			cooling_type = as_read(field, TP_NAME_MAX);
+			free(field);
 		}
 		p = bar ? bar + 1 : NULL;
+	}
+	if (!cooling_type)
+		abort();
+	if (fields < 6) {
+		/* no online field: the fixture's 0-3 */
+		tp_cpuset_zero(&online);
+		for (int c = 0; c < 4; c++)
+			tp_cpuset_add(&online, c);
 	}
 	memset(&snap, 0, sizeof(snap));
 	FUZZ_CHECK(tp_source_open(&opts, &src, &err) == 0, "open: %s", err.msg);
@@ -585,7 +646,15 @@ static void check_snapshot(const char *text)
 		FUZZ_CHECK(c->capacity == TP_NONE || (c->capacity >= 1 && c->capacity <= c->max_capacity),
 			   "capacity %lld of %lld", (long long)c->capacity, (long long)c->max_capacity);
 		FUZZ_CHECK(c->domain >= 0 && (size_t)c->domain < snap.nr_domains, "domain %d", c->domain);
+		FUZZ_CHECK(c->online == (have_online ? tp_cpuset_has(&online, c->cpu) : TP_NONE),
+			   "cpu %d online %d", c->cpu, c->online);
 	}
+	FUZZ_CHECK(tp_stock_describe(src, &info, &err) == 0, "describe: %s", err.msg);
+	FUZZ_CHECK(info.nr_cooling == 1 && info.cooling[0].domain == ref_cooling_domain(cooling_type),
+		   "cooling type '%s': domain %d, reference %d", cooling_type,
+		   info.nr_cooling ? info.cooling[0].domain : -2, ref_cooling_domain(cooling_type));
+	tp_stock_info_release(&info);
+	free(cooling_type);
 	tp_snapshot_release(&snap);
 	tp_source_close(src);
 	restore();
