@@ -38,10 +38,12 @@ passed=0 failed=0
 for t in "${targets[@]}"; do
 	seed=tests/fuzz/corpus/$t work=$build/fuzz/corpus/$t art=$build/fuzz/artifacts/$t
 	log=$build/fuzz/fuzz_$t.log
-	mkdir -p "$work" "$art" "$seed"
+	mkdir -p "$work" "$art"
+	dirs=("$work")
+	[ -d "$seed" ] && dirs+=("$seed")	# libFuzzer writes new inputs only into the first
 	# -timeout: one input taking seconds is a finding; a leak is one too (ASan)
 	"$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 -artifact_prefix="$art/" "$work" "$seed" >"$log" 2>&1
+		-print_final_stats=1 -artifact_prefix="$art/" "${dirs[@]}" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	if [ $rc -eq 0 ] && grep -q '^Done ' "$log"; then
