@@ -27,7 +27,9 @@
  *   (cpufreq-cpuN, thermal-cpufreq-K) names it.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -165,11 +167,41 @@ static void fixture(void)
 	file_of("proc/config.gz")->text = NULL;
 }
 
+static void remove_tree(const char *dir)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "fuzz_stock: could not remove %s\n", dir);
+}
+
+/* A run that found something ended in abort(), not atexit: remove what such runs left. */
+static void remove_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	char path[512];
+	int pid;
+
+	while (d && (e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "thermpress-fuzz-stock-%d-", &pid) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		remove_tree(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 static void make_root(void)
 {
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
 
-	snprintf(root, sizeof(root), "%s/thermpress-fuzz-stock-XXXXXX", base ? base : "/tmp");
+	base = base ? base : "/tmp";
+	remove_stale(base);
+	snprintf(root, sizeof(root), "%s/thermpress-fuzz-stock-%d-XXXXXX", base, (int)getpid());
 	FUZZ_CHECK(mkdtemp(root) != NULL, "cannot make %s", root);
 	fixture();
 }
@@ -665,11 +697,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void remove_root(void)
 {
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "fuzz_stock: could not remove %s\n", root);
+	remove_tree(root);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
