@@ -298,7 +298,7 @@ static int field_i64(struct cursor *c, int64_t *v)
 		const char *start = p;
 
 		while (p < c->end && *p >= '0' && *p <= '9') {
-			if (n > (INT64_MAX - 9) / 10)
+			if (n > (INT64_MAX - (*p - '0')) / 10)
 				return -1;
 			n = n * 10 + (*p - '0');
 			p++;
@@ -313,6 +313,43 @@ static int field_i64(struct cursor *c, int64_t *v)
 		return -1;
 	c->p = p;
 	return 0;
+}
+
+/* A whole-line unsigned decimal (time_ns is a u64); -1 when malformed. */
+static int field_u64(struct cursor *c, uint64_t *v)
+{
+	const char *p = c->p;
+	uint64_t n = 0;
+
+	if (p >= c->end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < c->end && *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	c->p = p;
+	*v = n;
+	return at_eol(c) ? 0 : -1;
+}
+
+/* docs/abi.md's ranges; TP_NONE ("-") is always allowed. */
+static bool in_range(int64_t v, int64_t lo, int64_t hi)
+{
+	return v == TP_NONE || (v >= lo && v <= hi);
+}
+
+/* A name printed in tables and typed in cpu lists: no controls, no spaces. */
+static bool name_ok(const char *s, size_t n, bool backend)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch <= ' ' || ch == 0x7f ||
+		    (backend && !((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_')))
+			return false;
+	}
+	return n > 0;
 }
 
 static bool key_is(const struct cursor *c, const char *key, const char **value)
@@ -365,7 +402,7 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 	int colmap[MAX_STATS_COLS];
 	size_t ncols = 0;
 	const char *value;
-	char what[64];
+	char what[128];
 
 	snap->nr_cpus = 0;
 	snap->nr_domains = 0;
@@ -388,9 +425,8 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 				goto bad_value;
 		} else if (key_is(&c, "time_ns", &value)) {
 			c.p = value;
-			if (field_i64(&c, &v) < 0 || v < 0 || !at_eol(&c))
+			if (field_u64(&c, &snap->time_ns) < 0)
 				goto bad_value;
-			snap->time_ns = (uint64_t)v;
 		} else if (key_is(&c, "backend", &value)) {
 			const char *e = memchr(value, '\n', (size_t)(c.end - value));
 			size_t n = (size_t)((e ? e : c.end) - value);
@@ -398,16 +434,19 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 			if (n == 0 || n >= TP_NAME_MAX)
 				goto bad_value;
 			if (!(n == 1 && value[0] == '-')) {
+				if (!name_ok(value, n, true))
+					goto bad_value;
 				memcpy(snap->backend, value, n);
 				snap->backend[n] = '\0';
 			}
 		} else if (key_is(&c, "decay_ms", &value)) {
 			c.p = value;
-			if (field_i64(&c, &snap->decay_ms) < 0 || !at_eol(&c))
+			if (field_i64(&c, &snap->decay_ms) < 0 || !at_eol(&c) ||
+			    !in_range(snap->decay_ms, 0, 32768))
 				goto bad_value;
 		} else if (key_is(&c, "hz", &value)) {
 			c.p = value;
-			if (field_i64(&c, &v) < 0 || !at_eol(&c) || v > 100000)
+			if (field_i64(&c, &v) < 0 || !at_eol(&c) || !in_range(v, 1, 100000))
 				goto bad_value;
 			snap->hz = (int)v;
 		} else if (key_is(&c, "nr_cpus", &value)) {
@@ -424,7 +463,7 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 				goto bad_value;
 			name = c.p;
 			e = memchr(name, '\n', (size_t)(c.end - name));
-			if (!e || e == name || e - name >= TP_NAME_MAX)
+			if (!e || e == name || e - name >= TP_NAME_MAX || !name_ok(name, (size_t)(e - name), false))
 				goto bad_value;
 			if (find_or_add_domain(snap, (int)id, name, (size_t)(e - name)) < 0)
 				goto nomem;
@@ -498,6 +537,18 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 		    (i > 0 && vals[COL_CPU] <= snap->cpus[i - 1].cpu) ||
 		    (vals[COL_ONLINE] != 0 && vals[COL_ONLINE] != 1 && vals[COL_ONLINE] != TP_NONE))
 			goto bad_value;
+		for (int k = COL_MAXCAP; k <= COL_CAP; k++) {
+			/* capacities 1..1024, pressures 0..1024, frequencies >= 1 kHz */
+			static const int64_t lo[NR_COLS] = { [COL_MAXCAP] = 1, [COL_MAXF] = 1,
+				[COL_CAPF] = 1, [COL_CAP] = 1 };
+			int64_t hi = k == COL_MAXF || k == COL_CAPF ? INT64_MAX : 1024;
+
+			if (!in_range(vals[k], lo[k], hi)) {
+				snprintf(what, sizeof(what), "line %u: %s %lld is out of %lld..%lld", c.line,
+					 col_names[k], (long long)vals[k], (long long)lo[k], (long long)hi);
+				goto bad;
+			}
+		}
 		cpu->cpu = (int)vals[COL_CPU];
 		cpu->online = (int)vals[COL_ONLINE];
 		cpu->domain = TP_NONE;

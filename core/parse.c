@@ -181,13 +181,13 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 		return 0;
 	}
 	if (len > 1 && text[len - 1] == '%') {
-		char num[32];
-
-		if (len - 1 >= sizeof(num))
-			goto bad_percent;
-		memcpy(num, text, len - 1);
-		num[len - 1] = '\0';
-		if (parse_uint(num, &v) < 0 || v == 0 || v > 100)
+		/* digits of any length, as after cap= (a 32-byte copy refused 0...01%) */
+		v = 0;
+		for (size_t i = 0; i + 1 < len; i++)
+			if (!isdigit((unsigned char)text[i]) ||
+			    (v = v * 10 + (uint64_t)(text[i] - '0')) > 100)
+				goto bad_percent;
+		if (v == 0)
 			goto bad_percent;
 		out->kind = TP_CAP_PERCENT;
 		out->value = v;
@@ -205,9 +205,12 @@ bad_percent:
 	return tp_error_set(err, -EINVAL, "invalid percentage '%s' (1%% to 100%%)", text);
 }
 
-static uint64_t div_round_up(uint64_t a, uint64_t b)
+/* In 128 bits: a frequency read from a file can be any u64 kHz, times up to 1024. */
+static uint64_t mul_div_round_up(uint64_t a, uint64_t b, uint64_t c)
 {
-	return a / b + (a % b != 0);
+	unsigned __int128 p = (unsigned __int128)a * b;
+
+	return (uint64_t)(p / c + (p % c != 0));
 }
 
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
@@ -231,10 +234,10 @@ int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cp
 			return tp_error_set(err, -EINVAL,
 				"capacity %llu is above cpu %d's maximum (cap=1..cap=%llu)",
 				(unsigned long long)value->value, cpu->cpu, (unsigned long long)max_cap);
-		*khz = div_round_up(max_khz * value->value, max_cap);
+		*khz = mul_div_round_up(max_khz, value->value, max_cap);
 		return 0;
 	case TP_CAP_PERCENT:
-		*khz = div_round_up(max_khz * value->value, 100);
+		*khz = mul_div_round_up(max_khz, value->value, 100);
 		return 0;
 	}
 	return tp_error_set(err, -EINVAL, "unknown cap kind");
@@ -244,7 +247,7 @@ uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_kh
 {
 	if (max_khz == 0 || capped_khz >= max_khz)
 		return 0;
-	return max_capacity - max_capacity * capped_khz / max_khz;
+	return max_capacity - (uint64_t)((unsigned __int128)max_capacity * capped_khz / max_khz);
 }
 
 /* ---- CPU lists ------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 # "N passed, N failed" over everything that ran.
 #   scripts/test.sh                 everything
 #   THERMPRESS_SKIP_KERNEL=1 ...    without the kernel suite
+#   THERMPRESS_FUZZ_SECONDS=N ...   each fuzz target for N seconds (default 15)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh || { echo "thermpress: installing dependencies failed" >&2; exit 1; }
@@ -30,6 +31,22 @@ run_build() {	# dir, meson options...
 
 run_build build
 run_build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+
+# The libFuzzer targets, briefly, when clang can build them: each target is one test.
+if command -v clang >/dev/null; then
+  fuzz_log=$(mktemp)
+  bash scripts/fuzz.sh "${THERMPRESS_FUZZ_SECONDS:-15}" >"$fuzz_log" 2>&1
+  cat "$fuzz_log"
+  fuzz_out=$(tail -1 "$fuzz_log")
+  rm -f "$fuzz_log"
+  if [[ $fuzz_out =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2]))
+  else
+    echo "thermpress: the fuzz targets did not run" >&2; failed=$((failed + 1))
+  fi
+else
+  echo "thermpress: clang not found: fuzz targets skipped" >&2
+fi
 
 if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ -f kernel/run.sh ]; then
   if THERMPRESS_BUILD=build bash kernel/run.sh; then passed=$((passed + 1))

@@ -73,7 +73,8 @@ int stock_parse_i64(const char *text, int64_t *out)
 	char *end;
 	long long v;
 
-	if (!*text)
+	/* strtoll would skip leading white space */
+	if (!(*text == '-' || *text == '+' || (*text >= '0' && *text <= '9')))
 		return -EPROTO;
 	errno = 0;
 	v = strtoll(text, &end, 10);
@@ -114,6 +115,8 @@ int stock_parse_cpus(const char *text, int **cpus, size_t *n)
 			p++;
 		if (!*p)
 			break;
+		if (*p < '0' || *p > '9')	/* strtol would take a sign or white space */
+			goto bad;
 		errno = 0;
 		a = strtol(p, &end, 10);
 		if (end == p || errno || a < 0 || a >= TP_MAX_CPUS)
@@ -122,6 +125,8 @@ int stock_parse_cpus(const char *text, int **cpus, size_t *n)
 		p = end;
 		if (*p == '-') {
 			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
 			b = strtol(p, &end, 10);
 			if (end == p || errno || b < a || b >= TP_MAX_CPUS)
 				goto bad;
@@ -162,15 +167,28 @@ bad:
 
 /* ---- The kernel ----------------------------------------------------------- */
 
+/* "MAJOR.MINOR..." in plain digits; sscanf("%d") took signs and spaces, and overflowed. */
 static void parse_release(struct stock_kernel *k)
 {
-	int major, minor;
+	const char *p = k->release;
+	long v[2];
 
 	k->major = k->minor = TP_NONE;
-	if (sscanf(k->release, "%d.%d", &major, &minor) == 2 && major >= 0 && minor >= 0) {
-		k->major = major;
-		k->minor = minor;
+	for (int i = 0; i < 2; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return;
+		errno = 0;
+		v[i] = strtol(p, &end, 10);
+		if (errno || v[i] > 2147483647L)
+			return;
+		p = end;
+		if (i == 0 && *p++ != '.')
+			return;
 	}
+	k->major = (int)v[0];
+	k->minor = (int)v[1];
 }
 
 static bool version_at_least(const struct stock_kernel *k, int major, int minor)
@@ -194,7 +212,9 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 		free(buf);
 		return;
 	}
-	for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+	/* the kernel's next_arg() splits at isspace() */
+	for (char *tok = strtok_r(buf, " \t\n\v\f\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\n\v\f\r", &save)) {
 		char *end;
 		long v;
 
@@ -205,7 +225,7 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 		tok += sizeof(key) - 1;
 		errno = 0;
 		v = strtol(tok, &end, 0);	/* kstrtoint(str, 0, ...) */
-		if (!*tok || *end || errno || v < -2147483647L || v > 2147483647L) {
+		if (!*tok || *end || errno || v < -2147483647L - 1 || v > 2147483647L) {
 			snprintf(k->shift_warning, sizeof(k->shift_warning),
 				 "sched_thermal_decay_shift=%.40s on the command line is not a number: the kernel ignores it",
 				 tok);
@@ -222,6 +242,7 @@ static void read_cmdline_shift(const struct stock *s, struct stock_kernel *k)
 	free(buf);
 }
 
+/* The first line that sets CONFIG_HZ decides: its value when it is 1..100000. */
 static int config_hz_from_text(const char *text)
 {
 	const char *p = text;
@@ -229,10 +250,15 @@ static int config_hz_from_text(const char *text)
 	while ((p = strstr(p, "CONFIG_HZ=")) != NULL) {
 		if (p == text || p[-1] == '\n') {
 			char *end;
-			long v = strtol(p + 10, &end, 10);
+			long v;
 
-			if (end != p + 10 && (*end == '\n' || *end == '\0') && v > 0 && v <= 100000)
+			if (p[10] < '0' || p[10] > '9')	/* strtol would take a sign or space */
+				return TP_NONE;
+			errno = 0;
+			v = strtol(p + 10, &end, 10);
+			if (!errno && (*end == '\n' || *end == '\0') && v > 0 && v <= 100000)
 				return (int)v;
+			return TP_NONE;
 		}
 		p += 10;
 	}
@@ -242,31 +268,30 @@ static int config_hz_from_text(const char *text)
 static int read_config_hz(const struct stock *s, const char *release)
 {
 	char path[STOCK_PATH_MAX];
-	size_t cap = 1 << 20, used = 0;
-	char *buf = malloc(cap);
 	int hz = TP_NONE;
 	FILE *f;
 
-	if (!buf)
-		return TP_NONE;
+	/* getline(): lines of any length (fgets() of 256 bytes split long ones) */
 	if (release[0] && stock_path(s, path, sizeof(path), "boot/config-%s", release) == 0 &&
 	    (f = fopen(path, "re")) != NULL) {
-		char line[256];
+		char *line = NULL;
+		size_t len = 0;
 
-		while (fgets(line, sizeof(line), f))
+		while (getline(&line, &len, f) > 0)
 			if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
 				hz = config_hz_from_text(line);
 				break;
 			}
+		free(line);
 		fclose(f);
-		if (hz != TP_NONE) {
-			free(buf);
+		if (hz != TP_NONE)
 			return hz;
-		}
 	}
 #if HAVE_ZLIB
 	if (stock_path(s, path, sizeof(path), "proc/config.gz") == 0 && access(path, R_OK) == 0) {
-		gzFile gz = gzopen(path, "rb");
+		size_t cap = 1 << 20, used = 0;
+		char *buf = malloc(cap);
+		gzFile gz = buf ? gzopen(path, "rb") : NULL;
 
 		if (gz) {
 			int n;
@@ -277,11 +302,9 @@ static int read_config_hz(const struct stock *s, const char *release)
 			buf[used] = '\0';
 			hz = config_hz_from_text(buf);
 		}
+		free(buf);
 	}
-#else
-	(void)used;
 #endif
-	free(buf);
 	return hz;
 }
 
@@ -467,6 +490,8 @@ static int cooling_policy(const struct stock *s, const char *type)
 	long v;
 
 	if (strncmp(type, "cpufreq-cpu", 11) == 0) {
+		if (type[11] < '0' || type[11] > '9')	/* strtol would take a sign or space */
+			return -1;
 		v = strtol(type + 11, &end, 10);
 		if (end == type + 11 || *end)
 			return -1;
@@ -477,6 +502,8 @@ static int cooling_policy(const struct stock *s, const char *type)
 		return -1;
 	}
 	if (strncmp(type, "thermal-cpufreq-", 16) == 0) {
+		if (type[16] < '0' || type[16] > '9')
+			return -1;
 		v = strtol(type + 16, &end, 10);
 		if (end == type + 16 || *end || v < 0 || (size_t)v >= s->nr_policies)
 			return -1;

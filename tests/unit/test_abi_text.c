@@ -238,6 +238,48 @@ static void test_writes(void **state)
 	assert_int_equal(tp_abi_parse_inject("1 1MHz", 8, &cpus, &khz), -EINVAL);
 }
 
+/* Found by fuzz_abi: values out of docs/abi.md's ranges were accepted, names could carry
+ * control characters, and a time_ns the formatter writes did not parse back. */
+static void test_ranges(void **state)
+{
+	static const char hdr[] =
+		"cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n";
+	static const struct {
+		const char *head, *line, *msg;
+	} bad[] = {
+		{ "", "0 1 0 2000 1000 1000 0 0 1024", "stats: line 4: max_capacity 2000 is out of 1..1024" },
+		{ "", "0 1 0 1024 0 1000 0 0 1024", "stats: line 4: max_freq_khz 0 is out of 1..9223372036854775807" },
+		{ "", "0 1 0 1024 1000 0 0 0 1024", "stats: line 4: capped_freq_khz 0 is out of 1..9223372036854775807" },
+		{ "", "0 1 0 1024 1000 1000 1025 0 1024", "stats: line 4: pressure 1025 is out of 0..1024" },
+		{ "", "0 1 0 1024 1000 1000 0 5000 1024", "stats: line 4: avg_pressure 5000 is out of 0..1024" },
+		{ "", "0 1 0 1024 1000 1000 0 0 0", "stats: line 4: capacity 0 is out of 1..1024" },
+		{ "hz 0\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
+		{ "decay_ms 40000\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
+		{ "backend \033[2J\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
+		{ "backend Pelt\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
+		{ "domain 0 b\033ig\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
+	};
+	struct tp_snapshot snap = { 0 };
+	char buf[1024], *text;
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "version 1\nnr_cpus 1\n%s%s%s\n", bad[i].head, hdr, bad[i].line);
+		parse_bad(buf, bad[i].msg);
+	}
+	/* every u64 time the formatter can write parses back */
+	snprintf(buf, sizeof(buf), "version 1\ntime_ns 18446744073709551615\nnr_cpus 1\n%s"
+		 "0 1 0 1024 1000 1000 0 0 1024\n", hdr);
+	parse_ok(buf, &snap);
+	assert_true(snap.time_ns == UINT64_MAX);
+	snap.time_ns = INT64_MAX;
+	assert_int_equal(tp_abi_format_stats(&snap, &text, &len), 0);
+	parse_ok(text, &snap);
+	assert_true(snap.time_ns == INT64_MAX);
+	free(text);
+	tp_snapshot_release(&snap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_ranges),
 	};
 	return cmocka_run_group_tests_name("abi_text", tests, NULL, NULL);
 }

@@ -224,6 +224,41 @@ static void test_pressure(void **state)
 	assert_int_equal(tp_pressure(462, 922000, 1844000), 231);
 	assert_int_equal(tp_pressure(1024, 1, 2362000), 1024);
 	assert_int_equal(tp_pressure(462, 1000000, 1844000), 462 - 462 * 1000000 / 1844000);
+	/* found by fuzz_parse: max_capacity * capped_khz overflowed 64 bits */
+	assert_int_equal(tp_pressure(435, UINT64_C(1880844493789993498), UINT64_C(1880844493790011702)), 1);
+}
+
+/* Percentages take any number of digits, as cap= does (a 32-byte copy refused these). */
+static void test_percent_digits(void **state)
+{
+	struct tp_cap_value v = { 0 };
+	struct tp_error err = { 0 };
+
+	assert_int_equal(tp_parse_cap_value("00000000000000000000000000000000000000001%", &v, &err), 0);
+	assert_int_equal(v.kind, TP_CAP_PERCENT);
+	assert_int_equal(v.value, 1);
+	assert_int_equal(tp_parse_cap_value("cap=00000000000000000000000000000000000000001", &v, &err), 0);
+	assert_int_equal(v.value, 1);
+	assert_int_equal(tp_parse_cap_value("100%", &v, &err), 0);
+	assert_int_equal(tp_parse_cap_value("101%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("0%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("99999999999999999999999%", &v, &err), -EINVAL);
+	assert_int_equal(tp_parse_cap_value("+5%", &v, &err), -EINVAL);
+}
+
+/* Frequencies from a file can be any u64 kHz: the arithmetic must not wrap (fuzz_parse). */
+static void test_cap_resolve_huge(void **state)
+{
+	struct tp_cpu cpu = { .cpu = 0, .max_capacity = 1024, .max_freq_khz = INT64_C(1000000000000000000) };
+	struct tp_cap_value v = { TP_CAP_CAPACITY, 512 };
+	struct tp_error err = { 0 };
+	uint64_t khz = 0;
+
+	assert_int_equal(tp_cap_resolve_khz(&v, &cpu, &khz, &err), 0);
+	assert_true(khz == UINT64_C(500000000000000000));
+	v = (struct tp_cap_value){ TP_CAP_PERCENT, 60 };
+	assert_int_equal(tp_cap_resolve_khz(&v, &cpu, &khz, &err), 0);
+	assert_true(khz == UINT64_C(600000000000000000));
 }
 
 static void test_cpuset_format(void **state)
@@ -257,6 +292,8 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_cap_value),
 		cmocka_unit_test(test_pressure),
+		cmocka_unit_test(test_cap_resolve_huge),
+		cmocka_unit_test(test_percent_digits),
 		cmocka_unit_test(test_cpuset_format),
 	};
 	return cmocka_run_group_tests_name("parse", tests, setup, NULL);
