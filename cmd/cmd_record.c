@@ -124,7 +124,11 @@ static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
 	fp = tp_outfile_stream(of);
-	rc = tp_recorder_open(ctx->src, fp, &ro, &rec, &err);
+	/* the reset switches the backend away and back: recorded first, so a crash in
+	 * between leaves something `cap restore` undoes */
+	rc = ro.restart_state ? tp_source_journal(ctx->src, &err) : 0;
+	if (rc == 0)
+		rc = tp_recorder_open(ctx->src, fp, &ro, &rec, &err);
 	if (rc)
 		goto fail;
 	if (command) {
