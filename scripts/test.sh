@@ -49,5 +49,12 @@ if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ -f kernel/run.sh ]; then
   else echo "thermpress: kernel suite failed" >&2; failed=$((failed + 1)); fi
 fi
 
+# The arm64 big.LITTLE board with Debian's stock kernel, running the cross build
+# (kernel/README.md): about a minute and a half.
+if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ "${THERMPRESS_SKIP_ARM64:-0}" != 1 ]; then
+  if bash kernel/arm64/run.sh --thermpress-build build-arm64; then passed=$((passed + 1))
+  else echo "thermpress: arm64 stock-kernel run failed" >&2; failed=$((failed + 1)); fi
+fi
+
 echo "${passed} passed, ${failed} failed"
 [ "$failed" -eq 0 ]

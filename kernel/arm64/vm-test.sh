@@ -128,9 +128,11 @@ eq "cap clear (cooling): every limit as before" "$(limits)" "$BEFORE"
 eq "cap clear (cooling): kernel thermal pressure 0" "$(kpressure 4)" 0
 
 # cap hold --for: capped while it runs, everything back after
-# (the hold prints its first line once the cap is applied)
-held() { grep -q '^holding' /tmp/hold.out; }
+# (the hold prints its first line once the cap is applied; the output file is removed
+# first: the shell truncates it only once the background child runs)
+held() { grep -q '^holding' /tmp/hold.out 2>/dev/null; }
 for via in scaling_max_freq cooling; do
+	rm -f /tmp/hold.out
 	thermpress cap hold big 60% --for 3s --via $via >/tmp/hold.out 2>&1 &
 	h=$!
 	if wait_for 10 held && [ "$(cat $P4/scaling_max_freq)" = 903000 ]; then ok "cap hold --for 3s --via $via: capped (903000)"
@@ -144,6 +146,7 @@ done
 # cap for `cap restore`
 for sig in INT TERM KILL; do
 	for via in scaling_max_freq cooling; do
+		rm -f /tmp/hold.out
 		thermpress cap hold big 60% --via $via >/tmp/hold.out 2>&1 &
 		h=$!
 		if ! wait_for 10 held; then
@@ -205,6 +208,7 @@ if grep -q '"type": "big-thermal"' /tmp/tpo && grep -q '"temp_mc": 75000\|"tempe
 then ok "show --json: zone big-thermal at 75000"; else bad "show --json: no zone big-thermal at 75000"; fi
 tp "show status (hot)" show status
 grep -E '^(thermal zone|cooling device|tracefs|kernel model)' /tmp/tpo
+eq "show status: hz from /boot/config-$(uname -r)" "$(sed -n 's/^hz: *//p' /tmp/tpo)" 250
 if grep -q 'big-thermal 75.0 C, trips: passive 65.0 C, critical 115.0 C' /tmp/tpo
 then ok "show status: the zone, its temperature and trips"; else bad "show status: zone line: $(grep 'thermal zone' /tmp/tpo)"; fi
 if grep -q 'cpufreq-cpu4 (policy4) state 2/4 -> cap 1805000 kHz' /tmp/tpo
@@ -233,9 +237,12 @@ eq "cooled: kernel thermal pressure back to 0" "$(kpressure 4)" 0
 eq "cooled: every limit as before" "$(limits)" "$BEFORE"
 
 # record across a heat cycle: the big cluster's pressure and its estimated average rise
-thermpress record --interval 50ms --duration 3s -o /tmp/heat.csv 2>/tmp/rec.err &
+rm -f /tmp/heat.csv
+thermpress record --interval 50ms --duration 4s -o /tmp/heat.csv 2>/tmp/rec.err &
 rec=$!
-sleep 1
+# heat once the first samples are written (uncapped), then heat more
+wait_for 10 grep -q '^[0-9]' /tmp/heat.csv
+sleep 0.3
 echo 70000 >$TEMP
 sleep 0.5
 echo 75000 >$TEMP
