@@ -125,6 +125,22 @@ if ! make -s -C "$hdr/usr/src/linux-headers-$krel" ARCH=arm64 CROSS_COMPILE=aarc
 	die "the test sensor module does not build against linux-headers-$krel"
 fi
 
+# ---- 2b. the BPF probe of the kernel's averaged pressure (optional) ----------------------
+# Needs clang, libbpf-dev (BPF headers) and libbpf-dev:arm64; without them the VM skips it.
+probe="$bdir/bpf"
+with_bpf=0
+if command -v clang >/dev/null && [ -f /usr/include/bpf/bpf_helpers.h ] &&
+	[ -e /usr/lib/aarch64-linux-gnu/libbpf.so ]; then
+	mkdir -p "$probe"
+	clang -O2 -g -target bpf -I/usr/include/aarch64-linux-gnu -c "$here/bpf/pelt_thermal.bpf.c" \
+		-o "$probe/pelt_thermal.bpf.o" || die "cannot build kernel/arm64/bpf/pelt_thermal.bpf.c"
+	aarch64-linux-gnu-gcc -O2 -Wall -Wextra -o "$probe/tp-avg-probe" "$here/bpf/avg_probe.c" -lbpf ||
+		die "cannot build kernel/arm64/bpf/avg_probe.c"
+	with_bpf=1
+else
+	log "no clang, libbpf-dev or libbpf-dev:arm64: the VM skips the BPF comparison"
+fi
+
 # ---- 3. the device tree -------------------------------------------------------------
 qemu_board=(qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 8 -m 512M -nographic)
 qemu-system-aarch64 -M virt,dumpdtb="$bdir/virt.dtb" -cpu cortex-a57 -smp 8 -m 512M \
@@ -157,6 +173,11 @@ cp "$tpbuild"/plugins/*.so "$root/usr/lib/thermpress/plugins/"
 libdirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/local/lib/aarch64-linux-gnu
 	"$tpbuild/core")
 queue=("$root/usr/bin/thermpress" "$root"/usr/lib/thermpress/plugins/*.so)
+if [ $with_bpf = 1 ]; then
+	cp "$probe/tp-avg-probe" "$root/usr/bin/"
+	cp "$probe/pelt_thermal.bpf.o" "$root/usr/lib/"
+	queue+=("$root/usr/bin/tp-avg-probe")
+fi
 declare -A seen=()
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}

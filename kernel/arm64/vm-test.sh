@@ -265,4 +265,66 @@ else bad "record: cpu4's average at the end: $(echo $last | cut -d' ' -f3)"; fi
 eq "record: little cluster never capped" "$(awk -F, -v c=$cc -v p=$cp 'NR > 1 && $c < 4 && $p != 0' /tmp/heat.rows | wc -l)" 0
 eq "after the heat cycle: every limit as before" "$(limits)" "$BEFORE"
 
+# ---- the kernel's own averaged pressure (BPF) beside thermpress's estimate ------------------
+# tp-avg-probe prints every update of cpu4's rq->avg_thermal.load_avg (pelt_thermal_tp)
+# with its CLOCK_MONOTONIC time; thermpress records its estimate on the same clock.  The
+# kernel's value in force at a sample is the last update before it.
+if [ -x /usr/bin/tp-avg-probe ]; then
+	mkdir -p /sys/fs/bpf
+	mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+	rm -f /tmp/kavg.txt /tmp/cmp.csv
+	tp-avg-probe /usr/lib/pelt_thermal.bpf.o 4 8 >/tmp/kavg.txt 2>/tmp/kavg.err &
+	kp=$!
+	if wait_for 10 grep -q '^attached' /tmp/kavg.txt; then
+		ok "BPF: a tp_btf program on pelt_thermal_tp reads rq->avg_thermal (CO-RE)"
+		thermpress record --interval 20ms --duration 4s -o /tmp/cmp.csv 2>/dev/null &
+		r=$!
+		wait_for 10 grep -q '^[0-9]' /tmp/cmp.csv
+		sleep 0.5
+		echo 2 >$CD4/cur_state
+		sleep 1
+		echo 4 >$CD4/cur_state
+		sleep 1
+		echo 0 >$CD4/cur_state
+		wait $r
+		kill $kp 2>/dev/null
+		wait $kp
+		grep -v '^#' /tmp/cmp.csv >/tmp/cmp.rows
+		cc=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
+		ca=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx avg_pressure | cut -d: -f1)
+		cp=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx pressure | cut -d: -f1)
+		awk -F, -v c=$cc -v a=$ca -v p=$cp 'NR > 1 && $c == 4 { gsub(/~/, "", $a); print $1, $p, $a }' /tmp/cmp.rows >/tmp/est.txt
+		nk=$(grep -c '^[0-9]' /tmp/kavg.txt)
+		if [ "$nk" -gt 50 ]; then ok "BPF: $nk updates of cpu4's average"; else bad "BPF: only $nk updates: $(cat /tmp/kavg.err)"; fi
+		kmax=$(awk '/^[0-9]/ && $2 > m { m = $2 } END { print m + 0 }' /tmp/kavg.txt)
+		pc4=$(pressure_of 903000 2362000)
+		if [ "$kmax" -ge $((pc4 - 1)) ] && [ "$kmax" -le $pc4 ]; then ok "BPF: the kernel's average settles at the pressure ($kmax of $pc4)"
+		else bad "BPF: the kernel's average peaks at $kmax, want $((pc4 - 1)) or $pc4"; fi
+		# side by side after the first second of the recording: largest and mean |difference|,
+		# and the same without the 100 ms after each cap change
+		awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+			{ if (!t0) t0 = $1; while (j < n && kt[j] <= $1) j++
+			  if (j == 0 || $1 - t0 < 1000000000) next
+			  if ($2 != lastp) { since = $1; lastp = $2 }
+			  d = $3 - kv[j - 1]; if (d < 0) d = -d
+			  all++; sum += d; if (d > max) max = d
+			  if ($1 - since >= 100000000) { st++; ssum += d; if (d > smax) smax = d } }
+			END { printf "%d %d %.2f %d %d %.2f\n", all, max, all ? sum / all : 0, st, smax, st ? ssum / st : 0 }' \
+			/tmp/kavg.txt /tmp/est.txt >/tmp/cmp.fig
+		read -r n_all d_max d_mean n_st s_max s_mean </tmp/cmp.fig
+		info "BPF vs estimate, cpu4, after the first second: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
+		if [ "$n_all" -gt 50 ] && awk -v m="$d_mean" 'BEGIN { exit !(m <= 16) }'; then ok "BPF vs estimate: mean difference $d_mean <= 16"
+		else bad "BPF vs estimate: $n_all samples, mean difference $d_mean"; fi
+		echo "TPCMP BEGIN"
+		awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+			{ while (j < n && kt[j] <= $1) j++; print $1, $2, $3, j ? kv[j - 1] : "-" }' /tmp/kavg.txt /tmp/est.txt
+		echo "TPCMP END"
+	else
+		bad "BPF: tp-avg-probe did not attach: $(cat /tmp/kavg.err)"
+		kill $kp 2>/dev/null
+	fi
+else
+	skip "BPF: no tp-avg-probe in the initramfs (clang, libbpf-dev, libbpf-dev:arm64)"
+fi
+
 done_checks

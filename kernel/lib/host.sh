@@ -63,5 +63,5 @@ run_vm() {
 	vm_s=$(elapsed "$t")
 	tr -d '\r' <"$console" >"$console.txt"
 	booted=$(sed -n 's/.*TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
-	done_line=$(grep -a 'TPT: DONE' "$console.txt" | head -1 || true)
+	done_line=$(grep -aE '^TPT: DONE ' "$console.txt" | tail -1 || true)
 }
