@@ -273,7 +273,7 @@ if [ -x /usr/bin/tp-avg-probe ]; then
 	mkdir -p /sys/fs/bpf
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 	rm -f /tmp/kavg.txt /tmp/cmp.csv
-	tp-avg-probe /usr/lib/pelt_thermal.bpf.o 4 8 >/tmp/kavg.txt 2>/tmp/kavg.err &
+	tp-avg-probe /usr/lib/pelt_thermal.bpf.o 4 60 >/tmp/kavg.txt 2>/tmp/kavg.err &
 	kp=$!
 	if wait_for 10 grep -q '^attached' /tmp/kavg.txt; then
 		ok "BPF: a tp_btf program on pelt_thermal_tp reads rq->avg_thermal (CO-RE)"
@@ -313,8 +313,12 @@ if [ -x /usr/bin/tp-avg-probe ]; then
 			/tmp/kavg.txt /tmp/est.txt >/tmp/cmp.fig
 		read -r n_all d_max d_mean n_st s_max s_mean </tmp/cmp.fig
 		info "BPF vs estimate, cpu4, after the first second: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
-		if [ "$n_all" -gt 50 ] && awk -v m="$d_mean" 'BEGIN { exit !(m <= 16) }'; then ok "BPF vs estimate: mean difference $d_mean <= 16"
-		else bad "BPF vs estimate: $n_all samples, mean difference $d_mean"; fi
+		# away from the cap changes the estimate must follow the kernel closely; right after one
+		# the kernel's idle-CPU updates lag (kernel/README.md), so only a loose bound there
+		if [ "$n_st" -gt 40 ] && awk -v m="$s_mean" 'BEGIN { exit !(m <= 4) }'; then ok "BPF vs estimate, steady: mean difference $s_mean <= 4"
+		else bad "BPF vs estimate, steady: $n_st samples, mean difference $s_mean"; fi
+		if awk -v m="$d_mean" 'BEGIN { exit !(m <= 32) }'; then ok "BPF vs estimate, all: mean difference $d_mean <= 32"
+		else bad "BPF vs estimate, all: mean difference $d_mean"; fi
 		echo "TPCMP BEGIN"
 		awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
 			{ while (j < n && kt[j] <= $1) j++; print $1, $2, $3, j ? kv[j - 1] : "-" }' /tmp/kavg.txt /tmp/est.txt

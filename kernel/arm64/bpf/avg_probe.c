@@ -4,9 +4,11 @@
  * pelt_thermal_tp tracepoint and prints "TIME_NS LOAD_AVG" for every update of
  * CPU's averaged thermal pressure during SECONDS.  TIME_NS is CLOCK_MONOTONIC,
  * the clock of thermpress's samples.  The first line is "attached" once the
- * program runs.  Exit status 1 when the object does not load or attach.
+ * program runs.  SIGINT or SIGTERM end it early, with every update read so far
+ * printed.  Exit status 1 when the object does not load or attach.
  */
 #include <errno.h>
+#include <signal.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <stdint.h>
@@ -23,6 +25,13 @@ struct avg_event {
 };
 
 static unsigned int want_cpu;
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static int on_event(void *ctx, void *data, size_t size)
 {
@@ -49,6 +58,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	want_cpu = (unsigned int)atoi(argv[2]);
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	double end = now_s() + atof(argv[3]);
 	struct bpf_object *obj = bpf_object__open_file(argv[1], NULL);
 
@@ -72,7 +85,7 @@ int main(int argc, char **argv)
 	}
 	printf("attached\n");
 	fflush(stdout);
-	while (now_s() < end)
+	while (!stop && now_s() < end)
 		if (ring_buffer__poll(rb, 50) < 0)
 			break;
 	ring_buffer__consume(rb);
