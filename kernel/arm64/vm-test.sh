@@ -238,15 +238,15 @@ eq "cooled: every limit as before" "$(limits)" "$BEFORE"
 
 # record across a heat cycle: the big cluster's pressure and its estimated average rise
 rm -f /tmp/heat.csv
-thermpress record --interval 50ms --duration 4s -o /tmp/heat.csv 2>/tmp/rec.err &
-rec=$!
-# heat once the first samples are written (uncapped), then heat more
-wait_for 10 grep -q '^[0-9]' /tmp/heat.csv
-sleep 0.3
+# record samples while the command runs: the heat timeline cannot start before it samples
+cat >/tmp/heat.sh <<EOF2
+sleep 1
 echo 70000 >$TEMP
 sleep 0.5
 echo 75000 >$TEMP
-wait $rec
+sleep 1.5
+EOF2
+thermpress record --interval 50ms -o /tmp/heat.csv -- sh /tmp/heat.sh 2>/tmp/rec.err
 rrc=$?
 cool
 eq "record exits 0" "$rrc:$(head -2 /tmp/rec.err | tr '\n' ' ')" "0:"
@@ -277,16 +277,16 @@ if [ -x /usr/bin/tp-avg-probe ]; then
 	kp=$!
 	if wait_for 10 grep -q '^attached' /tmp/kavg.txt; then
 		ok "BPF: a tp_btf program on pelt_thermal_tp reads rq->avg_thermal (CO-RE)"
-		thermpress record --interval 20ms --duration 4s -o /tmp/cmp.csv 2>/dev/null &
-		r=$!
-		wait_for 10 grep -q '^[0-9]' /tmp/cmp.csv
-		sleep 0.5
-		echo 2 >$CD4/cur_state
-		sleep 1
-		echo 4 >$CD4/cur_state
-		sleep 1
-		echo 0 >$CD4/cur_state
-		wait $r
+		cat >/tmp/timeline.sh <<EOF2
+sleep 1
+echo 2 >$CD4/cur_state
+sleep 1
+echo 4 >$CD4/cur_state
+sleep 1
+echo 0 >$CD4/cur_state
+sleep 1
+EOF2
+		thermpress record --interval 20ms -o /tmp/cmp.csv -- sh /tmp/timeline.sh 2>/dev/null
 		kill $kp 2>/dev/null
 		wait $kp
 		grep -v '^#' /tmp/cmp.csv >/tmp/cmp.rows
