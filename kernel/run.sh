@@ -29,8 +29,10 @@ the pristine base, so only the touched files are rebuilt.
 EOF
 }
 
+me=run.sh
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$here/lib/host.sh"
 bdir="$top/build-kernel"
 tpbuild="${THERMPRESS_BUILD:-build}"
 timeout_s=420
@@ -57,10 +59,6 @@ bdir=$(cd "$bdir" && pwd)
 src="$bdir/linux-source-6.1"
 obj="$bdir/obj"
 tarball=/usr/src/linux-source-6.1.tar.xz
-log() { echo "run.sh: $*" >&2; }
-die() { echo "run.sh: error: $*" >&2; exit 2; }
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 for tool in make gcc flex bison bc cpio gzip qemu-system-x86_64 git; do
 	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install -y flex bison libelf-dev bc libssl-dev cpio qemu-system-x86 busybox-static)"
@@ -134,28 +132,10 @@ log "kernel built in ${kbuild_s}s"
 # ---- 5. initramfs ----------------------------------------------------------
 t_initrd=$(now)
 root="$bdir/initramfs"
-rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,lib64,lib/x86_64-linux-gnu}
-cp "$busybox" "$root/bin/busybox"
+initramfs_skeleton "$root" "$busybox"
+mkdir -p "$root"/{lib64,lib/x86_64-linux-gnu}
 cp "$here/vm-test.sh" "$root/vm-test.sh"
-cat >"$root/init" <<EOF
-#!/bin/busybox sh
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mount -t tmpfs tmpfs /tmp
-mount -t debugfs debugfs /sys/kernel/debug
-export PATH=/usr/bin:/bin:/usr/sbin:/sbin
-export THERMPRESS_PLUGIN_DIR=/usr/lib/thermpress/plugins
-export TPTEST_QUICK=$quick
-echo "TPT: BOOTED \$(cut -d' ' -f1 /proc/uptime)"
-sh /vm-test.sh
-echo "TPT: EXIT \$?"
-sync
-reboot -f
-EOF
-chmod +x "$root/init"
+initramfs_init "$root" vm-test.sh "TPTEST_QUICK=$quick"
 
 tp_bin=""
 for cand in "$tpbuild/cmd/thermpress" "$tpbuild/thermpress"; do
@@ -182,7 +162,7 @@ else
 	log "no thermpress binary in $tpbuild: the VM skips the thermpress checks"
 fi
 
-(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$bdir/initramfs.cpio.gz"
+initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
 
 # ---- 6. host-side replay checker --------------------------------------------
@@ -209,25 +189,16 @@ fi
 # ---- 7. boot ----------------------------------------------------------------
 console="$bdir/console.log"
 log "booting qemu (-smp 4, TCG, timeout ${timeout_s}s); console in $console"
-t_boot=$(now)
-set +e
-timeout -k 5 "$timeout_s" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
+run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable" \
-	</dev/null >"$console" 2>&1
-qrc=$?
-set -e
-vm_s=$(elapsed "$t_boot")
-tr -d '\r' <"$console" >"$console.txt"
-
-booted=$(sed -n 's/.*TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
+	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable"
+qrc=$vm_rc
 echo "== kernel/run.sh results =="
 grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then
 	echo "run.sh: qemu timed out after ${timeout_s}s (console in $console)"
 	exit 3
 fi
-done_line=$(grep -E '^TPT: DONE ' "$console.txt" | tail -1 || true)
 if [ -z "$done_line" ]; then
 	echo "run.sh: the VM never reported (qemu exit $qrc); last console lines:"
 	tail -30 "$console.txt"

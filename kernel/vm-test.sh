@@ -2,24 +2,11 @@
 # In-VM checks of the thermal pressure debugfs interface (docs/abi.md), run by
 # /init under busybox sh in the VM that kernel/run.sh boots.
 #
-# Console protocol, one line each:
-#   TPT: ok NAME | TPT: FAIL NAME: DETAIL | TPT: SKIP NAME: WHY | TPT: INFO ...
+# Console protocol (kernel/lib/vm-checks.sh), plus:
 #   TPT: placement BACKEND ...           (load balancer figures)
 #   TPLOG BEGIN NAME ... TPLOG END NAME   (a copy of the update log)
-#   TPT: DONE pass=N fail=M
+. /vm-checks.sh
 D=/sys/kernel/debug/sched/thermal_pressure
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "TPT: ok $*"; }
-bad() { fail=$((fail + 1)); echo "TPT: FAIL $*"; }
-skip() { echo "TPT: SKIP $*"; }
-info() { echo "TPT: INFO $*"; }
-
-# eq NAME GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
-}
 
 # The state a bad write must leave alone: everything but the clock and the
 # load-balance-time capacity, plus the number of resets in the log.
@@ -56,7 +43,7 @@ badw() {
 # stat_field CPU COLUMN(1-based) from stats
 stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
 
-[ -d $D ] || { bad "interface: $D is missing"; echo "TPT: DONE pass=$pass fail=$fail"; exit 1; }
+[ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 eq "vm has 4 cpus" "$ncpu" 4
 
@@ -378,5 +365,4 @@ else
 	echo pelt >$D/backend
 fi
 
-echo "TPT: DONE pass=$pass fail=$fail"
-[ $fail = 0 ]
+done_checks

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything thermpress needs to build and test on Debian 12 (run as root).
+# Fast when everything is there: one dpkg-query per package, no apt-get update.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
@@ -12,7 +13,17 @@ packages=(
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
   clang libclang-rt-14-dev
+  # the arm64 cross build (cross/aarch64-linux-gnu.ini; its tests run under qemu-user) and the
+  # arm64 big.LITTLE board with Debian's stock kernel (kernel/arm64/)
+  gcc-aarch64-linux-gnu qemu-user qemu-system-arm device-tree-compiler kmod
+  libbpf-dev libbpf-dev:arm64
+  libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
+  libcmocka-dev:arm64 zlib1g-dev:arm64
 )
+dpkg --print-foreign-architectures | grep -qx arm64 || {
+  dpkg --add-architecture arm64
+  THERMPRESS_FORCE_APT=1
+}
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -21,3 +32,5 @@ if [ "${#missing[@]}" -gt 0 ] || [ "${THERMPRESS_FORCE_APT:-0}" = 1 ]; then
   apt-get update
   apt-get install -y --no-install-recommends "${packages[@]}"
 fi
+# libcpupower has no Multi-Arch: its arm64 build goes to /usr/local (does nothing when current)
+bash "$(dirname "$0")/../cross/arm64-libcpupower.sh"

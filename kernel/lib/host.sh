@@ -1,0 +1,67 @@
+# Host-side helpers shared by kernel/run.sh (x86, patched kernel) and
+# kernel/arm64/run.sh (arm64, Debian's stock kernel).  Set `me` (the script's name
+# for messages) before sourcing.
+log() { echo "$me: $*" >&2; }
+die() { echo "$me: error: $*" >&2; exit 2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# initramfs_skeleton ROOT BUSYBOX: an empty root with a static busybox in it
+initramfs_skeleton() {
+	rm -rf "$1"
+	mkdir -p "$1"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,lib}
+	cp "$2" "$1/bin/busybox"
+	cp "$(dirname "${BASH_SOURCE[0]}")/vm-checks.sh" "$1/vm-checks.sh"
+}
+
+# initramfs_init ROOT SCRIPT [EXPORTS...]: /init mounts the usual file systems,
+# exports NAME=VALUE pairs, runs SCRIPT under busybox sh and powers off
+initramfs_init() {
+	local root=$1 script=$2
+	shift 2
+	{
+		cat <<'EOF2'
+#!/bin/busybox sh
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+export THERMPRESS_PLUGIN_DIR=/usr/lib/thermpress/plugins
+EOF2
+		local kv
+		for kv in "$@"; do printf 'export %q\n' "$kv"; done
+		cat <<EOF2
+echo "TPT: BOOTED \$(cut -d' ' -f1 /proc/uptime)"
+sh /$script
+echo "TPT: EXIT \$?"
+sync
+reboot -f
+EOF2
+	} >"$root/init"
+	chmod +x "$root/init"
+}
+
+# initramfs_pack ROOT OUT: a gzip'ed newc cpio of ROOT
+initramfs_pack() {
+	(cd "$1" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
+}
+
+# run_vm TIMEOUT CONSOLE QEMU ARGS...: boots under timeout, console to CONSOLE and
+# CONSOLE.txt (without CRs); sets vm_rc, vm_s, booted, done_line
+run_vm() {
+	local timeout_s=$1 console=$2 t
+	shift 2
+	t=$(now)
+	set +e
+	timeout -k 5 "$timeout_s" "$@" </dev/null >"$console" 2>&1
+	vm_rc=$?
+	set -e
+	vm_s=$(elapsed "$t")
+	tr -d '\r' <"$console" >"$console.txt"
+	booted=$(sed -n 's/.*TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
+	done_line=$(grep -aE '^TPT: DONE ' "$console.txt" | tail -1 || true)
+}
