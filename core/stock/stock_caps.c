@@ -406,13 +406,19 @@ static bool policy_in(const struct stock *s, const struct stock_policy *p, const
 	return false;
 }
 
-/* Write one saved limit back unless it is in force already. */
+/*
+ * Write one saved limit back unless it is in force already.  Only a limit with a
+ * record was changed through thermpress since it was saved: any other is left alone,
+ * because what a real kernel shows in scaling_max_freq is the policy's effective limit
+ * (a cooling device lowers it too), not the value once written there, and writing that
+ * back would turn a passing thermal cap into a lasting one.
+ */
 static int put_back(struct stock *s, struct tp_state *st, enum entry_kind kind, int id,
 		    int64_t value, struct tp_error *err)
 {
 	int64_t current;
 
-	if (value == TP_NONE)
+	if (value == TP_NONE || !state_find(st, kind, id))
 		return 0;
 	if (read_limit(s, kind, id, &current) < 0)
 		current = TP_NONE;
@@ -435,15 +441,16 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 
 		if (!policy_in(s, p, only))
 			continue;
-		rc = put_back(s, &st, ENTRY_SCALING, p->id, l->v[i].scaling, first ? NULL : err);
-		if (rc < 0 && !first)
-			first = rc;
+		/* the cooling state first: scaling_max_freq then reads without its cap */
 		if (p->cooling >= 0) {
 			rc = put_back(s, &st, ENTRY_COOLING, s->cooling[p->cooling].id, l->v[i].cooling,
 				      first ? NULL : err);
 			if (rc < 0 && !first)
 				first = rc;
 		}
+		rc = put_back(s, &st, ENTRY_SCALING, p->id, l->v[i].scaling, first ? NULL : err);
+		if (rc < 0 && !first)
+			first = rc;
 	}
 	rc = tp_state_save(&st, first ? NULL : err);
 	tp_state_close(&st);

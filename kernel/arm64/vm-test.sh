@@ -162,7 +162,9 @@ for sig in INT TERM KILL; do
 		rc=$?
 		if [ $sig = KILL ]; then
 			eq "SIGKILL during a hold --via $via leaves the cap" "$(limits)" "$capped"
+			info "state after SIGKILL: $(ls -la /run/thermpress 2>&1 | tr '\n' ' ') $(cat /run/thermpress/caps.state 2>&1 | tr '\n' ' ')"
 			tp "cap restore after SIGKILL (--via $via)" cap restore
+			info "cap restore said: $(cat /tmp/tpo /tmp/tpe | tr '\n' ' ')"
 			eq "cap restore after SIGKILL --via $via: every limit as before" "$(limits)" "$BEFORE"
 		else
 			info "SIG$sig during a hold --via $via: exit $rc: $(head -2 /tmp/hold.out | tr '\n' ' ')"
@@ -211,7 +213,7 @@ grep -E '^(thermal zone|cooling device|tracefs|kernel model)' /tmp/tpo
 eq "show status: hz from /boot/config-$(uname -r)" "$(sed -n 's/^hz: *//p' /tmp/tpo)" 250
 if grep -q 'big-thermal 75.0 C, trips: passive 65.0 C, critical 115.0 C' /tmp/tpo
 then ok "show status: the zone, its temperature and trips"; else bad "show status: zone line: $(grep 'thermal zone' /tmp/tpo)"; fi
-if grep -q 'cpufreq-cpu4 (policy4) state 2/4 -> cap 1805000 kHz' /tmp/tpo
+if grep -q 'cpufreq-cpu4 (policy4) state 2/4 -> cap 1805 MHz' /tmp/tpo
 then ok "show status: the big cooling device in state 2"; else bad "show status: $(grep 'cpufreq-cpu4' /tmp/tpo)"; fi
 tp "top --once (hot)" top --once
 cat /tmp/tpo

@@ -104,6 +104,17 @@ kill -INT $HOLD
 reap $HOLD "cooling hold"
 check "cooling hold restores" "$ORIG" "$(limits)"
 
+# a real kernel shows a cooling device's cap in scaling_max_freq (the effective limit):
+# a hold through the cooling device must not write that back as a lasting limit, nor
+# leave a record of it for a later cap restore (seen on the arm64 board)
+start_hold big 1008000 --via cooling
+echo 1008000 >"$BIG"
+kill -INT $HOLD
+reap $HOLD "cooling hold, kernel-style scaling_max_freq"
+check "cooling hold leaves scaling_max_freq to the kernel" 1008000 "$(cat "$BIG")"
+check "cooling hold leaves no scaling_max_freq record" "nothing to restore" "$("$T" cap restore)"
+echo 1416000 >"$BIG"		# the kernel lifts it with the cooling state
+
 # a hold puts back what was in force before it: an earlier cap set stays
 "$T" cap set big 1200000
 start_hold big 1008000
