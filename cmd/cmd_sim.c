@@ -24,13 +24,17 @@ static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* The signal that stopped sim serve, or 0: only a flag, the unmount runs in the main flow. */
 static volatile int serve_stop;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	serve_stop = 1;
+	serve_stop = sig;
 }
+
+/* The signals that end sim serve: each unmounts first (a mount left behind outlives us). */
+static const int serve_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NR_SERVE_SIGNALS (sizeof(serve_signals) / sizeof(serve_signals[0]))
 
 /* --hz N: the tick rates the simulator offers. */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
@@ -83,24 +87,44 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_error(ctx, EXIT_USAGE, "sim serve: missing mount point (usage: sim serve %s)",
 				 cmd_sim_serve_entry.args);
 
-	rc = tp_source_open(&opts, &src, &err);
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+	/*
+	 * The handlers go in before anything is mounted, so that a signal at any moment after
+	 * this ends in an unmount; SA_RESTART keeps the mount helper's exchange intact, and
+	 * the serve loop's poll() still returns on a signal.  A closed stderr must not kill
+	 * the server while the tree is mounted: SIGPIPE is ignored (writes get EPIPE).
+	 */
+	struct sigaction sa = { 0 }, ign = { 0 }, old[NR_SERVE_SIGNALS], old_pipe;
 
-	struct sigaction sa = { 0 }, old_int, old_term;
 	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
+		sigaddset(&sa.sa_mask, serve_signals[i]);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
 	serve_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
-		tp_source_describe(src), mountpoint);
-	rc = tp_sim_serve(src, mountpoint, &serve_stop, &err);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (rc < 0)
-		status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
-	tp_source_close(src);
+	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
+		sigaction(serve_signals[i], &sa, &old[i]);
+	sigaction(SIGPIPE, &ign, &old_pipe);
+
+	rc = tp_source_open(&opts, &src, &err);
+	if (rc < 0) {
+		status = cmd_tp_error(ctx, rc, &err);
+	} else {
+		fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
+			tp_source_describe(src), mountpoint);
+		rc = tp_sim_serve(src, mountpoint, &serve_stop, &err);
+		if (rc < 0)
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s",
+					   err.msg[0] ? err.msg : strerror(-rc));
+		tp_source_close(src);
+	}
+	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
+		sigaction(serve_signals[i], &old[i], NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	/* unmounted by now: a stop by signal exits as the shell reports one, 128 + signal */
+	if (!status && serve_stop)
+		status = 128 + serve_stop;
 	return status;
 }
 
@@ -145,7 +169,8 @@ const struct cmd_entry cmd_sim_serve_entry = {
 	.summary = "serve the simulator as a kernel interface over FUSE",
 	.help = "Runs a simulator and serves the patched kernel's interface (docs/abi.md) at "
 		"MOUNTPOINT/sys/kernel/debug/sched/thermal_pressure with FUSE, in the foreground, "
-		"until interrupted (SIGINT or SIGTERM unmount it).  Another process then reads "
+		"until a signal stops it: SIGINT, SIGTERM, SIGHUP or SIGQUIT unmount it and exit "
+		"with status 128 + the signal's number (SIGPIPE is ignored).  Another process then reads "
 		"and steers it as it would a patched kernel: thermpress --root MOUNTPOINT.  The "
 		"preset (hikey960, db410c, smp:N), tick rate (100, 250, 1000), virtual clock and "
 		"scenario default to the global --sim, --hz and --virtual-clock options.",
