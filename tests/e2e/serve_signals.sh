@@ -28,13 +28,16 @@ P
 
 server=
 mnt=
-cleanup_hooks+=('[ -n "$server" ] && kill -KILL $server 2>/dev/null; if [ -n "$mnt" ] && mounted "$mnt"; then fusermount3 -u -z "$mnt" || umount -l "$mnt"; fi')
+cleanup_hooks+=('[ -n "$server" ] && kill -KILL $server 2>/dev/null; for m in "$tmp"/mnt*; do if mounted "$m"; then fusermount3 -u -z "$m" || umount -l "$m"; fi; done')
 
-# start_server DIR [stderr redirection target]: serve a real-clock simulator at DIR.
+# start_server DIR [stderr redirection target]: serve a real-clock simulator at DIR.  A
+# background job of a script starts with SIGINT and SIGQUIT ignored: env gives them back
+# their default action, so that one landing before sim serve's handlers still ends it.
 start_server() {
 	mnt=$1
 	mkdir -p "$mnt"
-	"$TP" sim serve --preset smp:4 "$mnt" 2>"${2:-$tmp/serve.err}" &
+	env --default-signal=INT,QUIT "$TP" sim serve --preset smp:4 "$mnt" \
+		2>"${2:-$tmp/serve.err}" &
 	server=$!
 }
 
