@@ -31,14 +31,16 @@ mnt=
 cleanup_hooks+=('[ -n "$server" ] && kill -KILL $server 2>/dev/null; for m in "$tmp"/mnt*; do if mounted "$m"; then fusermount3 -u -z "$m" || umount -l "$m"; fi; done')
 
 # start_server DIR [stderr redirection target]: serve a real-clock simulator at DIR.  A
-# background job of a script starts with SIGINT and SIGQUIT ignored: env gives them back
-# their default action, so that one landing before sim serve's handlers still ends it.
+# background job of a script without job control starts with SIGINT and SIGQUIT ignored;
+# with it (set -m) they keep their default action, so that one landing before sim serve's
+# handlers still ends it.
 start_server() {
 	mnt=$1
 	mkdir -p "$mnt"
-	env --default-signal=INT,QUIT "$TP" sim serve --preset smp:4 "$mnt" \
-		2>"${2:-$tmp/serve.err}" &
+	set -m
+	"$TP" sim serve --preset smp:4 "$mnt" 2>"${2:-$tmp/serve.err}" &
 	server=$!
+	set +m
 }
 
 wait_mounted() {
@@ -55,6 +57,14 @@ stop_and_check() {
 	local sig=$1 when=$2 num
 	num=$(kill -l "$sig")
 	kill -s "$sig" "$server"
+	for _ in $(seq 200); do
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$server" 2>/dev/null; then
+		fail "SIG$sig $when: sim serve still runs 10 s later"
+		kill -KILL "$server"
+	fi
 	set +e
 	wait "$server"
 	rc=$?
