@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct player {
 static void *play_thread(void *arg)
 {
 	struct player *p = arg;
+
 	/*
 	 * In real time the profile is cut short when the workload ends.  On a virtual
 	 * clock every step is applied at its virtual time (the clock advances by the
@@ -47,6 +49,7 @@ static void *play_thread(void *arg)
 		.hold = p->virtual_clock ? &p->stop : NULL,
 	};
 
+	exp_signals_block_here();	/* a stop signal must reach the main thread's wait */
 	p->rc = tp_profile_play(p->src, p->prof, &o, &p->err);
 	return NULL;
 }
@@ -87,9 +90,13 @@ static int run_once(struct cmd_ctx *ctx, char **command, double *secs)
 	if (rc)
 		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot run %s: %s", command[0],
 				 strerror(rc));
+	/* a stop signal ends the workload too: the backend is put back only after it */
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
+		if (exp_stop)
+			kill(pid, SIGTERM);
 	*secs = (double)(mono_ns() - t0) / 1e9;
+	if (exp_stop)
+		return 0;	/* stopped by us: the caller ends the loop */
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
 		return 0;
 	if (WIFEXITED(ws))
@@ -210,7 +217,7 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < ninfo; i++)
 		if (info[i].active) {
-			snprintf(orig, sizeof(orig), "%s", info[i].name);
+			snprintf(orig, sizeof(orig), "%.31s", info[i].name);
 			orig_decay = info[i].decay_ms;
 		}
 	times = calloc((size_t)runs * ncfg, sizeof(*times));
@@ -219,7 +226,11 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 
+	/* from here on a signal only sets exp_stop: the loop ends and everything is put back */
 	exp_signals_install();
+	rc = tp_source_journal(ctx->src, &err);
+	if (rc < 0)
+		status = cmd_tp_error(ctx, rc, &err);
 	for (size_t c = 0; c < ncfg && !status && !exp_stop; c++) {
 		rc = tp_backend_set(ctx->src, cfg[c].ops->name,
 				    cfg[c].ops->decay_max_ms ? cfg[c].decay_ms : 0, &err);
@@ -262,7 +273,6 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		sd[c] = runs > 1 ? root(sq / (double)(runs - 1)) : 0;
 		done_cfg = c + 1;
 	}
-	exp_signals_restore();
 	/* the decay periods known before (each backend keeps its own), then the backend */
 	for (size_t i = 0; i < ninfo && orig[0]; i++) {
 		bool touched = false;
@@ -280,8 +290,14 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 			status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot restore backend %s: %s",
 					   orig, e2.msg);
 	}
-	if (!status && exp_stop)
-		status = cmd_error(ctx, EXIT_RUNTIME, "bench: interrupted");
+	exp_signals_restore();
+	if (exp_stop) {
+		if (exp_stop != SIGPIPE && !status)
+			cmd_error(ctx, EXIT_RUNTIME, "bench: interrupted; the backend, decay and caps were restored");
+		free(times);
+		tp_profile_free(&prof);
+		exp_signals_finish();	/* 128 + signal */
+	}
 	if (status)
 		goto done;
 
@@ -343,7 +359,11 @@ const struct cmd_entry cmd_bench_entry = {
 		"a simulator with a virtual clock (--sim --virtual-clock, or a served one) at "
 		"its virtual times, the clock advancing by the profile's length each run and "
 		"the last step's caps held until the run ends.  "
-		"Afterwards the backend and decay in force before are restored.  Against the "
+		"Afterwards the backend and decay in force before are restored, also on SIGINT, "
+		"SIGTERM, SIGHUP, SIGQUIT or a closed output pipe (the workload is stopped, then "
+		"thermpress ends as the signal would: exit status 128 + signal); every change is "
+		"recorded in a state file first, so that `cap restore` undoes what a killed bench "
+		"left behind.  Against the "
 		"simulator it is a full dry run.",
 	.min_args = 1, .max_args = -1,
 	.flags = CMD_JSON | CMD_NO_SHELL,

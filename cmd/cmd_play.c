@@ -50,15 +50,21 @@ static int exec_cap_play(struct cmd_ctx *ctx, int argc, char **argv)
 		return status;
 	po.virtual_clock = exp_virtual_clock(ctx);
 	po.stop = &exp_stop;
+	/* a signal only stops the player, which puts every cap back before it returns */
 	exp_signals_install();
-	rc = tp_profile_play(ctx->src, &prof, &po, &err);
+	rc = tp_source_journal(ctx->src, &err);
+	if (rc == 0)
+		rc = tp_profile_play(ctx->src, &prof, &po, &err);
 	exp_signals_restore();
-	if (rc < 0)
-		status = cmd_error(ctx, EXIT_RUNTIME, "cap play: %s", err.msg[0] ? err.msg :
-				   strerror(-rc));
-	else if (exp_stop)
-		status = cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");
 	tp_profile_free(&prof);
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "cap play: %s", err.msg[0] ? err.msg :
+				 strerror(-rc));
+	if (exp_stop) {
+		if (exp_stop != SIGPIPE)
+			cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");
+		exp_signals_finish();	/* 128 + signal */
+	}
 	return status;
 }
 
@@ -70,8 +76,11 @@ const struct cmd_entry cmd_cap_play_entry = {
 		"VALUE, where TIME is from the start (0, 250ms, 1.5s; bare numbers in ms), "
 		"CPULIST is as for cap set (commas allowed) and VALUE is what cap set takes, or "
 		"clear.  '#' starts a comment.  The whole profile is checked first: a bad line "
-		"applies nothing and names the line.  At the end, or on SIGINT or SIGTERM, every "
-		"CPU the profile touched gets back the cap it had before.  On a simulator with a "
+		"applies nothing and names the line.  At the end, or on SIGINT, SIGTERM, SIGHUP, "
+		"SIGQUIT or a closed output pipe (then ending as the signal would, exit status 128 "
+		"+ signal), every CPU the profile touched gets back the cap it had before.  Every "
+		"change is recorded in a state file first, so that `cap restore` undoes what a "
+		"killed cap play left behind.  On a simulator with a "
 		"virtual clock the clock is advanced to each step instead of waited for.",
 	.min_args = 1, .max_args = 1,
 	.exec = exec_cap_play,

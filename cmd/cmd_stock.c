@@ -13,26 +13,30 @@
 #include <thermpress/stock.h>
 
 #include "commands.h"
+#include "signals.h"
 
 extern const struct cmd_entry cmd_cap_hold_entry, cmd_cap_restore_entry;
 
-static volatile sig_atomic_t hold_signal;
-
-/* Only a flag: the restore runs in the main flow, never in the handler. */
-static void on_hold_signal(int sig)
+static const char *signal_word(int sig)
 {
-	hold_signal = sig;
+	switch (sig) {
+	case SIGINT: return " (interrupted)";
+	case SIGTERM: return " (terminated)";
+	case SIGHUP: return " (hangup)";
+	case SIGQUIT: return " (quit)";
+	default: return "";
+	}
 }
 
 static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_hold_signal }, old_int, old_term;
 	struct tp_error err = { 0 };
 	struct tp_cap_value value;
 	struct tp_cpuset set;
+	struct tp_limits *before = NULL;
 	const char *cpus = NULL, *val = NULL, *dur = NULL, *via = NULL;
 	enum tp_stock_cap_method method = TP_STOCK_CAP_SCALING_MAX_FREQ;
-	uint64_t ns = 0;
+	uint64_t ns = 0, waited = 0;
 	char list[256];
 	int rc, status = 0;
 
@@ -72,66 +76,75 @@ static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 			return cmd_tp_error(ctx, rc, &err);
 	}
 
-	hold_signal = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = tp_cap_set(ctx->src, &set, &value, &err);
+	/* from here on a signal only sets exp_stop: the caps are put back below */
+	exp_signals_install();
+	rc = tp_source_journal(ctx->src, &err);
+	if (rc == 0)
+		rc = tp_limits_save(ctx->src, &set, &before, &err);
+	if (rc == 0 && !exp_stop)
+		rc = tp_cap_set(ctx->src, &set, &value, &err);
 	if (rc < 0) {
 		status = cmd_tp_error(ctx, rc, &err);
 		goto out;
 	}
 	tp_cpuset_format(&set, list, sizeof(list));
-	if (dur)
+	if (exp_stop)
+		;	/* stopped before the cap was set: nothing to announce */
+	else if (dur)
 		out_printf(ctx, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
 			   list, val, dur);
 	else
 		out_printf(ctx, "holding the cap on cpus %s at %s until interrupted\n", list, val);
 	out_check_stdout(false);
 
-	/* sleep until the time is up or a signal comes; nanosleep returns early on one */
-	struct timespec left = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	/* short sleeps: a signal ends one at once, and one that came just before is seen too */
+	while (!exp_stop && (!dur || waited < ns)) {
+		uint64_t step = dur && ns - waited < 100000000u ? ns - waited : 100000000u;
+		struct timespec ts = { 0, (long)step }, left = { 0, 0 };
 
-	while (!hold_signal) {
-		if (!dur) {
-			pause();
-			continue;
-		}
-		if (nanosleep(&left, &left) == 0)
-			break;
+		if (nanosleep(&ts, &left) == 0)
+			waited += step;
+		else
+			waited += step - (uint64_t)left.tv_nsec;
 	}
-	rc = tp_cap_clear(ctx->src, &set, &err);
+	/* back to what was in force before the hold (an earlier cap set too) */
+	rc = tp_limits_put_back(ctx->src, before, NULL, &err);
 	if (rc < 0)
 		status = cmd_tp_error(ctx, rc, &err);
-	else
-		out_printf(ctx, "restored cpus %s%s\n", list,
-			   hold_signal == SIGINT ? " (interrupted)" :
-			   hold_signal == SIGTERM ? " (terminated)" : "");
+	else if (exp_stop != SIGPIPE)
+		out_printf(ctx, "restored cpus %s%s\n", list, signal_word(exp_stop));
 out:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	/* interrupted is not a failure: the caps are back, which is what was asked */
+	tp_limits_free(before);
+	exp_signals_restore();
+	/* the caps are back: end as the signal would have (128 + signal) */
+	if (status == 0)
+		exp_signals_finish();
 	return status;
 }
 
 static int exec_cap_restore(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct tp_error err = { 0 };
+	struct tp_restore_report rep;
 	struct tp_source *src = ctx_source(ctx);
-	size_t n = 0;
 	int rc;
 
 	if (!src)
 		return ctx->status;
-	if (tp_source_kind(src) != TP_SOURCE_STOCK)
+	if (tp_source_kind(src) == TP_SOURCE_SIM)
 		return cmd_error(ctx, EXIT_RUNTIME,
-				 "cap restore undoes caps on a stock kernel; %s keeps no state file (use cap clear all)",
+				 "cap restore undoes what thermpress recorded in a state file; %s keeps none: "
+				 "nothing it changed outlives the process (use cap clear all)",
 				 tp_source_describe(src));
-	rc = tp_stock_restore(src, &n, &err);
+	rc = tp_restore(src, &rep, &err);
+	if (rep.skipped_text[0])
+		cmd_warning(ctx, "%s", rep.skipped_text);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
-	if (n)
-		out_printf(ctx, "restored %zu limit%s\n", n, n == 1 ? "" : "s");
+	if (rep.restored)
+		out_printf(ctx, "restored %zu %s%s\n", rep.restored,
+			   tp_source_kind(src) == TP_SOURCE_STOCK ? "limit" : "change",
+			   rep.restored == 1 ? "" : "s");
 	else
 		out_printf(ctx, "nothing to restore\n");
 	return 0;
@@ -155,11 +168,14 @@ const struct cmd_entry cmd_cap_hold_entry = {
 	.args = "CPULIST VALUE [--for DURATION] [--via scaling_max_freq|cooling]",
 	.summary = "cap CPUs for a while, then put the limits back",
 	.help = "Caps CPULIST at VALUE as cap set does, holds the cap for DURATION (30s, 500ms; "
-		"without --for until interrupted) and then clears it.  SIGINT and SIGTERM end the "
-		"hold early and still put every limit back.  On a stock kernel the cap goes "
+		"without --for until interrupted) and then puts back the caps that were in force "
+		"before (an earlier cap set stays).  SIGINT, SIGTERM, SIGHUP, SIGQUIT and a closed "
+		"output pipe end the hold early: every limit is put back, then thermpress ends "
+		"as the signal would (exit status 128 + signal).  On a stock kernel the cap goes "
 		"through scaling_max_freq (the default) or the CPUs' cpufreq cooling device "
-		"(--via cooling), and every original limit is recorded in a state file first, so "
-		"that `cap restore` undoes what a killed thermpress left behind.",
+		"(--via cooling).  Every change is recorded in a state file first (also on the "
+		"patched interface and a served simulator), so that `cap restore` undoes what a "
+		"killed thermpress left behind.",
 	.min_args = 2, .max_args = 6,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_cap_hold,
@@ -169,11 +185,16 @@ const struct cmd_entry cmd_cap_hold_entry = {
 const struct cmd_entry cmd_cap_restore_entry = {
 	.path = "cap restore",
 	.args = NULL,
-	.summary = "put back every limit thermpress changed on a stock kernel",
-	.help = "Writes back every original limit recorded in the stock source's state file "
-		"($THERMPRESS_STATE_DIR/caps.state, /run/thermpress/caps.state as root, "
-		"$XDG_RUNTIME_DIR/thermpress/caps.state otherwise), including what a thermpress "
-		"that was killed left behind.",
+	.summary = "put back every cap, backend and decay thermpress recorded",
+	.help = "Writes back everything recorded in the source's state file, including what a "
+		"thermpress that was killed left behind: on a stock kernel every original limit "
+		"(cap set, cap hold, cap play record them in caps.state: $THERMPRESS_STATE_DIR, "
+		"ROOT/run/thermpress under a --root, /run/thermpress as root, "
+		"$XDG_RUNTIME_DIR/thermpress or /tmp/thermpress-UID otherwise); on the patched "
+		"interface or a served simulator the caps, backend and decay periods that cap hold, "
+		"cap play and bench changed (patched-HASH.state in the same directory).  Damaged "
+		"lines of the file are named and skipped; an unreadable file is an error.  The "
+		"in-process simulator keeps no state file.",
 	.min_args = 0, .max_args = 0,
 	.exec = exec_cap_restore,
 };

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the experiment commands. */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,32 +60,6 @@ bool exp_is_trace(const char *text)
 	if (*p == '{' || !strncmp(p, "# thermpress trace", 18) || !strncmp(p, "time_ns,", 8))
 		return true;
 	return false;
-}
-
-volatile int exp_stop;
-static struct sigaction old_int, old_term;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	exp_stop = 1;
-}
-
-void exp_signals_install(void)
-{
-	struct sigaction sa = { 0 };
-
-	exp_stop = 0;
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-}
-
-void exp_signals_restore(void)
-{
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 }
 
 bool exp_virtual_clock(struct cmd_ctx *ctx)

@@ -254,3 +254,138 @@ int tp_backend_list(struct tp_source *src, struct tp_backend_info *out, size_t m
 	}
 	return 0;
 }
+
+/* ---- Putting caps back ------------------------------------------------------------- */
+
+struct tp_limits {
+	struct tp_cpuset cpus;
+	size_t n;
+	int *cpu;
+	uint64_t *khz;		/* 0: no cap */
+	void *saved;		/* the source's own, when it keeps them itself */
+};
+
+void tp_limits_free(struct tp_limits *l)
+{
+	if (!l)
+		return;
+	free(l->cpu);
+	free(l->khz);
+	free(l->saved);
+	free(l);
+}
+
+int tp_limits_save(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_limits **out,
+		   struct tp_error *err)
+{
+	struct tp_limits *l = calloc(1, sizeof(*l));
+	struct tp_snapshot snap;
+	int rc;
+
+	if (!l)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	l->cpus = *cpus;
+	if (src->ops->limits_save) {
+		rc = src->ops->limits_save(src, cpus, &l->saved, err);
+		if (rc < 0) {
+			tp_limits_free(l);
+			return rc;
+		}
+		*out = l;
+		return 0;
+	}
+	rc = take_topology(src, &snap, err);
+	if (rc == 0)
+		rc = check_cpus(&snap, cpus, err);
+	if (rc == 0) {
+		int n = tp_cpuset_count(cpus);
+
+		l->cpu = calloc((size_t)n, sizeof(*l->cpu));
+		l->khz = calloc((size_t)n, sizeof(*l->khz));
+		if (!l->cpu || !l->khz)
+			rc = tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (int cpu = tp_cpuset_next(cpus, 0); rc == 0 && cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
+		const struct tp_cpu *c = &snap.cpus[tp_snapshot_find_cpu(&snap, cpu)];
+
+		l->cpu[l->n] = cpu;
+		l->khz[l->n++] = c->capped_freq_khz > 0 && c->capped_freq_khz < c->max_freq_khz ?
+			(uint64_t)c->capped_freq_khz : 0;
+	}
+	tp_snapshot_release(&snap);
+	if (rc < 0) {
+		tp_limits_free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+int tp_limits_put_back(struct tp_source *src, const struct tp_limits *l,
+		       const struct tp_cpuset *only, struct tp_error *err)
+{
+	struct tp_cpuset *group;
+	bool *done;
+	int first = 0;
+
+	if (src->ops->limits_put_back)
+		return src->ops->limits_put_back(src, l->saved, only, err);
+	group = malloc(sizeof(*group));
+	done = calloc(l->n ? l->n : 1, sizeof(*done));
+	if (!group || !done) {
+		free(group);
+		free(done);
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	/* one write per distinct value, as tp_cap_set() does */
+	for (size_t i = 0; i < l->n; i++) {
+		int rc;
+
+		if (done[i] || (only && !tp_cpuset_has(only, l->cpu[i])))
+			continue;
+		tp_cpuset_zero(group);
+		for (size_t j = i; j < l->n; j++) {
+			if (!done[j] && l->khz[j] == l->khz[i] &&
+			    (!only || tp_cpuset_has(only, l->cpu[j]))) {
+				tp_cpuset_add(group, l->cpu[j]);
+				done[j] = true;
+			}
+		}
+		if (l->khz[i]) {
+			struct tp_cap_value v = { TP_CAP_KHZ, l->khz[i] };
+
+			rc = tp_cap_set(src, group, &v, first ? NULL : err);
+		} else {
+			rc = tp_cap_clear(src, group, first ? NULL : err);
+		}
+		if (rc < 0 && !first)
+			first = rc;
+	}
+	free(group);
+	free(done);
+	return first;
+}
+
+/* ---- The state file ---------------------------------------------------------------- */
+
+int tp_source_journal(struct tp_source *src, struct tp_error *err)
+{
+	return src->ops->journal ? src->ops->journal(src, err) : 0;
+}
+
+int tp_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
+{
+	memset(rep, 0, sizeof(*rep));
+	if (!src->ops->restore)
+		return tp_error_set(err, -ENOTSUP,
+			"%s keeps no state file: nothing it changed outlives the process", src->description);
+	return src->ops->restore(src, rep, err);
+}
+
+int tp_pending(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!src->ops->pending)
+		return 0;
+	return src->ops->pending(src, out, err);
+}

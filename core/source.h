@@ -29,6 +29,19 @@ struct tp_source_ops {
 	int (*advance)(struct tp_source *src, uint64_t ns, struct tp_error *err);
 	int (*serve)(struct tp_source *src, const char *mountpoint, volatile int *stop,
 		     struct tp_error *err);
+	/*
+	 * Optional: the limits of cpus in force now (opaque, freed with free()), and
+	 * writing them back for the CPUs of only (NULL: all).  Without them the
+	 * generic layer keeps each CPU's capped frequency from a snapshot.
+	 */
+	int (*limits_save)(struct tp_source *src, const struct tp_cpuset *cpus, void **saved,
+			   struct tp_error *err);
+	int (*limits_put_back)(struct tp_source *src, const void *saved,
+			       const struct tp_cpuset *only, struct tp_error *err);
+	/* Optional: the state file (state.h): record changes first, undo them, count them. */
+	int (*journal)(struct tp_source *src, struct tp_error *err);
+	int (*restore)(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err);
+	int (*pending)(struct tp_source *src, struct tp_pending *out, struct tp_error *err);
 	void (*close)(struct tp_source *src);
 };
 

@@ -11,12 +11,20 @@
 #include <unistd.h>
 
 #include "abi_text.h"
+#include "rootfs.h"
 #include "source.h"
+#include "state.h"
 
 struct patched {
 	char dir[4096];		/* root + TP_ABI_DIR */
+	char root[4096];	/* the root prefix: "" for "/" */
 	char *buf;		/* read buffer, reused between snapshots */
 	size_t cap;
+	/* the state file (state.h), used once journal is on */
+	bool journal;
+	char root_canon[4096];
+	char state_dir[4096];
+	char state_name[64];
 };
 
 static int file_path(const struct patched *p, const char *name, char *path, size_t len)
@@ -87,10 +95,14 @@ static int write_file(struct patched *p, const char *name, const char *value, st
 
 	if (file_path(p, name, path, sizeof(path)) < 0)
 		return tp_error_set(err, -ENAMETOOLONG, "path too long: %s/%s", p->dir, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = tp_root_open(p->root, path + strlen(p->root), O_WRONLY, 0);
+	if (fd == -EXDEV || fd == -ELOOP)
+		return tp_error_set(err, -EXDEV,
+			"refusing to write %s: a symbolic link leads outside the root %s", path,
+			p->root);
 	if (fd < 0)
-		return tp_error_set(err, -errno, "cannot open %s for writing: %s%s", path,
-				    strerror(errno), errno_hint(errno));
+		return tp_error_set(err, fd, "cannot open %s for writing: %s%s", path,
+				    strerror(-fd), errno_hint(-fd));
 	do
 		n = write(fd, value, len);
 	while (n < 0 && errno == EINTR);
@@ -125,37 +137,6 @@ static int patched_snapshot(struct tp_source *src, struct tp_snapshot *snap, str
 	return 0;
 }
 
-static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
-			  struct tp_error *err)
-{
-	char value[4096], list[4000];
-	size_t need = tp_cpuset_format(cpus, list, sizeof(list));
-
-	if (need >= sizeof(list))
-		return tp_error_set(err, -E2BIG, "cpu list too long for one write (%zu bytes)", need);
-	if (khz)
-		snprintf(value, sizeof(value), "%s %llu\n", list, (unsigned long long)khz);
-	else
-		snprintf(value, sizeof(value), "%s clear\n", list);
-	return write_file(src->priv, "inject", value, err);
-}
-
-static int patched_set_backend(struct tp_source *src, const char *name, struct tp_error *err)
-{
-	char value[TP_NAME_MAX + 2];
-
-	snprintf(value, sizeof(value), "%s\n", name);
-	return write_file(src->priv, "backend", value, err);
-}
-
-static int patched_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
-{
-	char value[16];
-
-	snprintf(value, sizeof(value), "%u\n", decay_ms);
-	return write_file(src->priv, "decay_ms", value, err);
-}
-
 static int patched_backends(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
 			    size_t *count, int *active, int64_t *decay_ms, struct tp_error *err)
 {
@@ -178,6 +159,337 @@ static int patched_backends(struct tp_source *src, char names[][TP_NAME_MAX], si
 		return tp_error_set(err, -EPROTO, "malformed decay_ms '%s'", p->buf);
 	*decay_ms = (int64_t)v;
 	return 0;
+}
+
+/* ---- The state file: every change recorded before it is made ---------------------- */
+
+static int journal_open(struct patched *p, struct tp_state *st, bool create, struct tp_error *err)
+{
+	return tp_state_open(st, NULL, p->state_dir, p->state_name, p->root_canon, create, err);
+}
+
+/* The active backend and its decay period. */
+static int active_backend(struct tp_source *src, char *name, int64_t *decay_ms, struct tp_error *err)
+{
+	char names[TP_MAX_BACKENDS][TP_NAME_MAX];
+	size_t count = 0;
+	int active = -1;
+	int rc = patched_backends(src, names, TP_MAX_BACKENDS, &count, &active, decay_ms, err);
+
+	if (rc < 0)
+		return rc;
+	if (active < 0)
+		return tp_error_set(err, -EIO, "%s/backend names no active backend", ((struct patched *)src->priv)->dir);
+	snprintf(name, TP_NAME_MAX, "%s", names[active]);
+	return 0;
+}
+
+/*
+ * Change one thing with its record kept right: entries added (and saved) before the
+ * write, dropped again if it fails; entries whose limit is back at its original
+ * dropped after it succeeds.  record fills st (adds, updates, marks drops in drop).
+ */
+static int journaled_write(struct patched *p, struct tp_state *st, const char *file,
+			   const char *value, size_t first_added, bool *drop, struct tp_error *err)
+{
+	int rc;
+
+	st->dirty = true;
+	rc = tp_state_save(st, err);
+	if (rc == 0)
+		rc = write_file(p, file, value, err);
+	if (rc < 0) {
+		while (st->doc.n > first_added)
+			tp_state_drop(&st->doc, &st->doc.v[st->doc.n - 1]);
+		st->dirty = true;
+		tp_state_save(st, NULL);
+		return rc;
+	}
+	for (size_t i = first_added; i-- > 0;)
+		if (drop[i]) {
+			tp_state_drop(&st->doc, &st->doc.v[i]);
+			st->dirty = true;
+		}
+	return tp_state_save(st, err);
+}
+
+static int inject_value(const struct tp_cpuset *cpus, uint64_t khz, char *value, size_t len,
+			struct tp_error *err)
+{
+	char list[4000];
+	size_t need = tp_cpuset_format(cpus, list, sizeof(list));
+
+	if (need >= sizeof(list))
+		return tp_error_set(err, -E2BIG, "cpu list too long for one write (%zu bytes)", need);
+	if (khz)
+		snprintf(value, len, "%s %llu\n", list, (unsigned long long)khz);
+	else
+		snprintf(value, len, "%s clear\n", list);
+	return 0;
+}
+
+static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
+			  struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	struct tp_snapshot snap = { 0 };
+	struct tp_state st;
+	char value[4096];
+	bool *drop = NULL;
+	size_t first_added;
+	int rc = inject_value(cpus, khz, value, sizeof(value), err);
+
+	if (rc < 0 || !p->journal)
+		return rc < 0 ? rc : write_file(p, "inject", value, err);
+	rc = journal_open(p, &st, true, err);
+	if (rc < 0)
+		return rc;
+	rc = patched_snapshot(src, &snap, err);
+	first_added = st.doc.n;
+	drop = calloc(st.doc.n + 1, sizeof(*drop));
+	if (rc == 0 && !drop)
+		rc = tp_error_set(err, -ENOMEM, "out of memory");
+	for (int cpu = tp_cpuset_next(cpus, 0); rc == 0 && cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
+		int i = tp_snapshot_find_cpu(&snap, cpu);
+		const struct tp_cpu *c = i >= 0 ? &snap.cpus[i] : NULL;
+		int64_t now = c && c->capped_freq_khz > 0 && c->capped_freq_khz < c->max_freq_khz ?
+			c->capped_freq_khz : 0;
+		struct tp_state_entry *en = tp_state_find(&st.doc, TP_STATE_CAP, cpu, NULL);
+
+		if (!c)
+			continue;
+		if (!en) {
+			struct tp_state_entry add = { .kind = TP_STATE_CAP, .id = cpu, .original = now,
+						      .applied = (int64_t)khz };
+
+			if ((int64_t)khz != now && tp_state_add(&st.doc, &add) < 0)
+				rc = tp_error_set(err, -ENOMEM, "out of memory");
+		} else if ((int64_t)khz == en->original) {
+			drop[en - st.doc.v] = true;
+		} else {
+			en->applied = (int64_t)khz;
+		}
+	}
+	if (rc == 0)
+		rc = journaled_write(p, &st, "inject", value, first_added, drop, err);
+	free(drop);
+	tp_snapshot_release(&snap);
+	tp_state_close(&st);
+	return rc;
+}
+
+static int patched_set_backend(struct tp_source *src, const char *name, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	char value[TP_NAME_MAX + 2], now[TP_NAME_MAX];
+	struct tp_state st;
+	struct tp_state_entry *en;
+	bool *drop;
+	size_t first_added;
+	int64_t decay;
+	int rc;
+
+	snprintf(value, sizeof(value), "%s\n", name);
+	if (!p->journal)
+		return write_file(p, "backend", value, err);
+	rc = journal_open(p, &st, true, err);
+	if (rc < 0)
+		return rc;
+	first_added = st.doc.n;
+	drop = calloc(st.doc.n + 1, sizeof(*drop));
+	if (!drop)
+		rc = tp_error_set(err, -ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = active_backend(src, now, &decay, err);
+	if (rc == 0 && !tp_state_name_valid(name))
+		rc = tp_error_set(err, -EINVAL, "invalid backend name '%.32s'", name);
+	en = rc == 0 ? tp_state_find(&st.doc, TP_STATE_BACKEND, 0, NULL) : NULL;
+	if (rc == 0 && !en && strcmp(name, now) && tp_state_name_valid(now)) {
+		struct tp_state_entry add = { .kind = TP_STATE_BACKEND };
+
+		snprintf(add.name, sizeof(add.name), "%s", now);
+		snprintf(add.applied_name, sizeof(add.applied_name), "%s", name);
+		if (tp_state_add(&st.doc, &add) < 0)
+			rc = tp_error_set(err, -ENOMEM, "out of memory");
+	} else if (rc == 0 && en) {
+		snprintf(en->applied_name, sizeof(en->applied_name), "%s", name);
+		if (!strcmp(name, en->name))
+			drop[en - st.doc.v] = true;
+	}
+	if (rc == 0)
+		rc = journaled_write(p, &st, "backend", value, first_added, drop, err);
+	free(drop);
+	tp_state_close(&st);
+	return rc;
+}
+
+static int patched_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	char value[16], now[TP_NAME_MAX];
+	struct tp_state st;
+	struct tp_state_entry *en;
+	bool *drop = NULL;
+	size_t first_added;
+	int64_t decay;
+	int rc;
+
+	snprintf(value, sizeof(value), "%u\n", decay_ms);
+	if (!p->journal)
+		return write_file(p, "decay_ms", value, err);
+	rc = journal_open(p, &st, true, err);
+	if (rc < 0)
+		return rc;
+	rc = active_backend(src, now, &decay, err);
+	first_added = st.doc.n;
+	drop = calloc(st.doc.n + 1, sizeof(*drop));
+	if (rc == 0 && !drop)
+		rc = tp_error_set(err, -ENOMEM, "out of memory");
+	en = rc == 0 ? tp_state_find(&st.doc, TP_STATE_DECAY, 0, now) : NULL;
+	if (rc == 0 && !en && decay > 0 && decay != decay_ms && tp_state_name_valid(now)) {
+		struct tp_state_entry add = { .kind = TP_STATE_DECAY, .original = decay,
+					      .applied = decay_ms };
+
+		snprintf(add.name, sizeof(add.name), "%s", now);
+		if (tp_state_add(&st.doc, &add) < 0)
+			rc = tp_error_set(err, -ENOMEM, "out of memory");
+	} else if (rc == 0 && en) {
+		en->applied = decay_ms;
+		if (en->original == decay_ms)
+			drop[en - st.doc.v] = true;
+	}
+	if (rc == 0)
+		rc = journaled_write(p, &st, "decay_ms", value, first_added, drop, err);
+	free(drop);
+	tp_state_close(&st);
+	return rc;
+}
+
+static int patched_journal(struct tp_source *src, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	struct tp_state st;
+	/* the state file must be usable before anything is changed */
+	int rc = journal_open(p, &st, true, err);
+
+	tp_state_close(&st);
+	if (rc == 0)
+		p->journal = true;
+	return rc;
+}
+
+static int patched_pending(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	struct tp_state st;
+	int rc = journal_open(p, &st, false, err);
+
+	snprintf(out->state_file, sizeof(out->state_file), "%s/%s", p->state_dir, p->state_name);
+	if (rc == 0) {
+		out->count = st.doc.n;
+		out->skipped = st.doc.nbad;
+	}
+	tp_state_close(&st);
+	return rc;
+}
+
+/* Write back everything recorded: caps, then each backend's decay, then the backend. */
+static int patched_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
+{
+	static const enum tp_state_kind order[] = { TP_STATE_CAP, TP_STATE_DECAY, TP_STATE_BACKEND };
+	struct patched *p = src->priv;
+	struct tp_state st;
+	struct tp_error one;
+	char value[4096], active[TP_NAME_MAX] = "", before[TP_NAME_MAX] = "";
+	int64_t decay;
+	int rc = journal_open(p, &st, false, err), first = 0;
+	bool journal = p->journal, had_backend;
+
+	if (rc < 0)
+		return rc;
+	if (st.doc.nbad) {
+		char lines[200];
+
+		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
+		rep->skipped = st.doc.nbad;
+		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
+			 "%.100s of %.120s/%.30s %s damaged and %s left out", lines, p->state_dir,
+			 p->state_name, st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
+		st.drop_bad = true;
+		st.dirty = true;
+	}
+	/* a stock kernel's limits have no place here: nothing to write them to */
+	for (size_t i = 0; i < st.doc.n;) {
+		if (st.doc.v[i].kind == TP_STATE_SCALING || st.doc.v[i].kind == TP_STATE_COOLING) {
+			tp_state_drop(&st.doc, &st.doc.v[i]);
+			rep->skipped++;
+			st.dirty = true;
+		} else {
+			i++;
+		}
+	}
+	if (st.doc.n && active_backend(src, active, &decay, NULL) == 0)
+		snprintf(before, sizeof(before), "%s", active);
+	had_backend = tp_state_find(&st.doc, TP_STATE_BACKEND, 0, NULL) != NULL;
+	p->journal = false;	/* the writes below undo records; they make none */
+	for (size_t k = 0; k < 3; k++) {
+		for (size_t i = 0; i < st.doc.n;) {
+			struct tp_state_entry *e = &st.doc.v[i];
+
+			if (e->kind != order[k]) {
+				i++;
+				continue;
+			}
+			if (e->kind == TP_STATE_CAP) {
+				struct tp_cpuset one_cpu;
+
+				tp_cpuset_zero(&one_cpu);
+				tp_cpuset_add(&one_cpu, e->id);
+				rc = inject_value(&one_cpu, (uint64_t)e->original, value, sizeof(value), &one);
+				if (rc == 0)
+					rc = write_file(p, "inject", value, &one);
+			} else {
+				/* a backend's decay period is set while it is active */
+				rc = 0;
+				if (strcmp(active, e->name)) {
+					snprintf(value, sizeof(value), "%s\n", e->name);
+					rc = write_file(p, "backend", value, &one);
+					if (rc == 0)
+						snprintf(active, sizeof(active), "%s", e->name);
+				}
+				if (rc == 0 && e->kind == TP_STATE_DECAY) {
+					snprintf(value, sizeof(value), "%lld\n", (long long)e->original);
+					rc = write_file(p, "decay_ms", value, &one);
+				}
+			}
+			if (rc < 0) {
+				if (!first) {
+					first = rc;
+					if (err)
+						*err = one;
+				}
+				i++;
+				continue;
+			}
+			rep->restored++;
+			tp_state_drop(&st.doc, e);
+			st.dirty = true;
+		}
+	}
+	/* no backend recorded: the one active before the decay periods were put back */
+	if (!had_backend && before[0] && strcmp(before, active)) {
+		snprintf(value, sizeof(value), "%s\n", before);
+		rc = write_file(p, "backend", value, &one);
+		if (rc < 0 && !first) {
+			first = rc;
+			if (err)
+				*err = one;
+		}
+	}
+	p->journal = journal;
+	rc = tp_state_save(&st, first ? NULL : err);
+	tp_state_close(&st);
+	return first ? first : rc;
 }
 
 /* A simulator served over FUSE has sim_clock; a kernel does not. */
@@ -209,6 +521,9 @@ static const struct tp_source_ops patched_ops = {
 	.set_decay = patched_set_decay,
 	.backends = patched_backends,
 	.advance = patched_advance,
+	.journal = patched_journal,
+	.restore = patched_restore,
+	.pending = patched_pending,
 	.close = patched_close,
 };
 
@@ -225,6 +540,18 @@ int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_er
 	if ((size_t)snprintf(p->dir, sizeof(p->dir), "%s/%s", root, TP_ABI_DIR) >= sizeof(p->dir)) {
 		free(p);
 		return tp_error_set(err, -ENAMETOOLONG, "root path too long");
+	}
+	snprintf(p->root, sizeof(p->root), "%s", root);
+	/* the state file of this root: one per root, named by a hash of its real path */
+	tp_state_canonical_root(root, p->root_canon, sizeof(p->root_canon));
+	tp_state_default_dir(p->state_dir, sizeof(p->state_dir));
+	{
+		uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+		for (const char *c = p->root_canon; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		snprintf(p->state_name, sizeof(p->state_name), "patched-%016llx.state",
+			 (unsigned long long)h);
 	}
 	src->priv = p;
 	rc = read_file(p, "version", &len, err);

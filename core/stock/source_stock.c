@@ -557,7 +557,34 @@ static void stock_close(struct tp_source *src)
 	src->priv = NULL;
 }
 
+static int stock_limits_save_op(struct tp_source *src, const struct tp_cpuset *cpus, void **saved,
+				struct tp_error *err)
+{
+	return stock_limits_save(src->priv, cpus, saved, err);
+}
+
+static int stock_limits_put_back_op(struct tp_source *src, const void *saved,
+				    const struct tp_cpuset *only, struct tp_error *err)
+{
+	return stock_limits_put_back(src->priv, saved, only, err);
+}
+
+static int stock_restore_op(struct tp_source *src, struct tp_restore_report *rep,
+			    struct tp_error *err)
+{
+	return stock_restore_all(src->priv, rep, err);
+}
+
+static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
+{
+	return stock_pending(src->priv, out, err);
+}
+
 static const struct tp_source_ops stock_ops = {
+	.limits_save = stock_limits_save_op,
+	.limits_put_back = stock_limits_put_back_op,
+	.restore = stock_restore_op,
+	.pending = stock_pending_op,
 	.snapshot = stock_snapshot,
 	.inject = stock_inject_op,
 	.set_backend = stock_set_backend,
@@ -620,7 +647,15 @@ int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct 
 			   sizeof(info->tracefs));
 	info->cap_method = s->method;
 	snprintf(info->state_file, sizeof(info->state_file), "%.4095s", s->state_path);
-	stock_pending(s, &info->nr_pending);
+	{
+		struct tp_pending pend;
+
+		/* an unreadable state file is an error, never "nothing pending" */
+		rc = stock_pending(s, &pend, err);
+		if (rc < 0)
+			return rc;
+		info->nr_pending = pend.count;
+	}
 
 	rc = stock_read_zones(s, &info->zones, &info->nr_zones);
 	if (rc == -ENOMEM)
@@ -741,10 +776,15 @@ int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method meth
 int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err)
 {
 	struct stock *s = stock_of(src, err);
+	struct tp_restore_report rep = { 0 };
+	int rc;
 
 	if (restored)
 		*restored = 0;
 	if (!s)
 		return -EINVAL;
-	return stock_restore_all(s, restored, err);
+	rc = stock_restore_all(s, &rep, err);
+	if (restored)
+		*restored = rep.restored;
+	return rc;
 }

@@ -77,7 +77,11 @@ struct stock {
 	size_t nr_cooling;
 	bool has_cpufreq, has_cpu_capacity;
 	enum tp_stock_cap_method method;
-	char state_path[STOCK_PATH_MAX + 64];
+	/* the state file: state_dir below root when state_in_root, else absolute */
+	char state_path[STOCK_PATH_MAX + 64];	/* for messages */
+	char state_dir[STOCK_PATH_MAX + 64];
+	bool state_in_root;
+	char root_canon[STOCK_PATH_MAX];	/* realpath of the root, recorded in the file */
 	uint64_t est_offset_ns;		/* estimator clock = time_ns + this */
 };
 
@@ -88,8 +92,11 @@ int stock_path(const struct stock *s, char *buf, size_t len, const char *fmt, ..
 	__attribute__((format(printf, 4, 5)));
 /* Read a small file (trailing newline stripped); -errno. */
 int stock_read_text(const char *path, char *buf, size_t len);
-/* Write value to path in one write(); 0 or the errno of what failed. */
-int stock_write_text(const char *path, const char *value);
+/*
+ * Write value in one write() to path, a path stock_path() made: never through a
+ * symlink that leads outside the root (-EXDEV).  0 or -errno.
+ */
+int stock_write_text(const struct stock *s, const char *path, const char *value);
 /* A whole decimal integer file; -errno, -EPROTO when malformed. */
 int stock_read_i64(const char *path, int64_t *out);
 /* Parse "0-3,6" or "0 1 2 3" into a sorted array (malloc). */
@@ -124,8 +131,13 @@ int stock_policy_scaling_max(const struct stock *s, const struct stock_policy *p
 void stock_state_path(struct stock *s);
 int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz,
 		 struct tp_error *err);
-int stock_restore_all(struct stock *s, size_t *restored, struct tp_error *err);
-int stock_pending(const struct stock *s, size_t *count);
+int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_error *err);
+int stock_pending(const struct stock *s, struct tp_pending *out, struct tp_error *err);
+/* The limits of the policies of cpus (tp_limits_save), and writing them back. */
+int stock_limits_save(struct stock *s, const struct tp_cpuset *cpus, void **saved,
+		      struct tp_error *err);
+int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cpuset *only,
+			  struct tp_error *err);
 /* cooling_deviceN/cur_state: read, and the frequency a state stands for. */
 int stock_cooling_state(const struct stock *s, const struct stock_cooling *c, int64_t *state);
 int64_t stock_state_khz(const struct stock_policy *p, int64_t state);

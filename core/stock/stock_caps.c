@@ -4,54 +4,30 @@
  *
  * A cap is written either to the policy's scaling_max_freq (the default) or to its
  * cpufreq cooling device's cur_state.  Before anything is written, the limit in
- * force is recorded in the state file and the file is fsync'ed; a failed write
- * drops the record it just added.  Clearing a cap writes the recorded original back
- * (or, with no record, removes the cap: cpuinfo_max_freq, or cooling state 0);
- * tp_stock_restore() writes back everything the file records, which also undoes
- * what a killed process left behind.
+ * force is recorded in the state file (core/state.h: atomically replaced, under a
+ * lock); a failed write drops the record it just added.  A limit written back to its
+ * recorded original drops the record (the limit is no longer thermpress's doing).
+ * Clearing a cap writes the recorded original back (or, with no record, removes
+ * the cap: cpuinfo_max_freq, or cooling state 0); tp_restore() writes back
+ * everything the file records, which also undoes what a killed process left.
  *
  * The state file (core/stock/README.md):
  *   $THERMPRESS_STATE_DIR/caps.state        when set, else
  *   ROOT/run/thermpress/caps.state          under a root other than "/" (tests stay inside their tree)
  *   /run/thermpress/caps.state              as root on "/"
  *   $XDG_RUNTIME_DIR/thermpress/caps.state  as a user on "/", else /tmp/thermpress-UID/caps.state
- *
- *   thermpress-caps 1
- *   root /
- *   scaling_max_freq POLICY ORIGINAL_KHZ APPLIED_KHZ
- *   cur_state COOLING_DEVICE ORIGINAL_STATE APPLIED_STATE
- *
- * Every change to it happens under flock(LOCK_EX), so concurrent thermpress
- * processes never lose each other's records; the first original of a limit is
- * kept however many times it is capped again.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "state.h"
 #include "stock.h"
 
-#define STATE_MAGIC "thermpress-caps 1"
+#define STATE_NAME "caps.state"
 
-enum entry_kind { ENTRY_SCALING, ENTRY_COOLING };
-
-struct entry {
-	enum entry_kind kind;
-	int id;			/* policy id (first CPU) or cooling device id */
-	int64_t original, applied;
-};
-
-struct state {
-	int fd;
-	struct entry *v;
-	size_t n, alloc;
-	bool dirty;
-};
+enum entry_kind { ENTRY_SCALING = TP_STATE_SCALING, ENTRY_COOLING = TP_STATE_COOLING };
 
 const char *stock_write_hint(int e)
 {
@@ -65,257 +41,58 @@ const char *stock_write_hint(int e)
 void stock_state_path(struct stock *s)
 {
 	const char *env = getenv(STOCK_ENV_STATE_DIR);
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
-	if (env && *env)
-		snprintf(s->state_path, sizeof(s->state_path), "%s/caps.state", env);
-	else if (!s->real_root)
-		snprintf(s->state_path, sizeof(s->state_path), "%s/run/thermpress/caps.state", s->root);
-	else if (geteuid() == 0)
-		snprintf(s->state_path, sizeof(s->state_path), "/run/thermpress/caps.state");
-	else if (xdg && *xdg)
-		snprintf(s->state_path, sizeof(s->state_path), "%s/thermpress/caps.state", xdg);
+	tp_state_canonical_root(s->root, s->root_canon, sizeof(s->root_canon));
+	s->state_in_root = false;
+	if (env && *env) {
+		snprintf(s->state_dir, sizeof(s->state_dir), "%s", env);
+	} else if (!s->real_root) {
+		snprintf(s->state_dir, sizeof(s->state_dir), "run/thermpress");
+		s->state_in_root = true;
+	} else {
+		tp_state_default_dir(s->state_dir, sizeof(s->state_dir));
+	}
+	if (s->state_in_root)
+		snprintf(s->state_path, sizeof(s->state_path), "%.2000s/%.2000s/%s", s->root,
+			 s->state_dir, STATE_NAME);
 	else
-		snprintf(s->state_path, sizeof(s->state_path), "/tmp/thermpress-%u/caps.state",
-			 (unsigned)geteuid());
-}
-
-static int mkdirs(const char *file)
-{
-	char dir[STOCK_PATH_MAX + 64];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", file);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static const char *root_name(const struct stock *s)
-{
-	return s->root[0] ? s->root : "/";
-}
-
-static int state_add(struct state *st, enum entry_kind kind, int id, int64_t original, int64_t applied)
-{
-	if (st->n == st->alloc) {
-		size_t alloc = st->alloc ? st->alloc * 2 : 16;
-		struct entry *v = realloc(st->v, alloc * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		st->v = v;
-		st->alloc = alloc;
-	}
-	st->v[st->n++] = (struct entry){ kind, id, original, applied };
-	st->dirty = true;
-	return 0;
-}
-
-static struct entry *state_find(struct state *st, enum entry_kind kind, int id)
-{
-	for (size_t i = 0; i < st->n; i++)
-		if (st->v[i].kind == kind && st->v[i].id == id)
-			return &st->v[i];
-	return NULL;
-}
-
-static void state_drop(struct state *st, struct entry *e)
-{
-	size_t i = (size_t)(e - st->v);
-
-	memmove(&st->v[i], &st->v[i + 1], (st->n - i - 1) * sizeof(*e));
-	st->n--;
-	st->dirty = true;
-}
-
-static int state_parse(const struct stock *s, struct state *st, char *text, struct tp_error *err)
-{
-	char *save = NULL, *line;
-	int lineno = 0;
-
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char kind[32];
-		int id, n;
-		long long orig, applied;
-
-		lineno++;
-		if (lineno == 1) {
-			if (strcmp(line, STATE_MAGIC) != 0)
-				return tp_error_set(err, -EPROTO,
-					"%s is not a thermpress caps state file (line 1: '%.40s')",
-					s->state_path, line);
-			continue;
-		}
-		if (strncmp(line, "root ", 5) == 0) {
-			if (strcmp(line + 5, root_name(s)) != 0)
-				return tp_error_set(err, -EXDEV,
-					"%s records caps under root %s, not %s: set THERMPRESS_STATE_DIR apart for each root",
-					s->state_path, line + 5, root_name(s));
-			continue;
-		}
-		if (sscanf(line, "%31s %d %lld %lld%n", kind, &id, &orig, &applied, &n) != 4 ||
-		    line[n] != '\0' || id < 0)
-			return tp_error_set(err, -EPROTO, "%s:%d: malformed line '%.60s'",
-					    s->state_path, lineno, line);
-		if (strcmp(kind, "scaling_max_freq") == 0)
-			n = state_add(st, ENTRY_SCALING, id, orig, applied);
-		else if (strcmp(kind, "cur_state") == 0)
-			n = state_add(st, ENTRY_COOLING, id, orig, applied);
-		else
-			return tp_error_set(err, -EPROTO, "%s:%d: unknown limit '%s'", s->state_path,
-					    lineno, kind);
-		if (n < 0)
-			return tp_error_set(err, -ENOMEM, "out of memory");
-	}
-	st->dirty = false;
-	return 0;
+		snprintf(s->state_path, sizeof(s->state_path), "%.4000s/%s", s->state_dir, STATE_NAME);
 }
 
 /* Open (create = make it if missing), lock and read the state file. */
-static int state_open(const struct stock *s, struct state *st, bool create, struct tp_error *err)
+static int state_open(const struct stock *s, struct tp_state *st, bool create, struct tp_error *err)
 {
-	memset(st, 0, sizeof(*st));
-	st->fd = -1;
-	for (int attempt = 0; attempt < 16; attempt++) {
-		struct stat a, b;
-		int fd;
+	int rc = tp_state_open(st, s->state_in_root ? s->root : NULL, s->state_dir, STATE_NAME,
+			       s->root_canon, create, err);
 
-		if (create) {
-			int rc = mkdirs(s->state_path);
-
-			if (rc < 0)
-				return tp_error_set(err, rc,
-					"cannot create the directory of %s to record the original limits: %s%s",
-					s->state_path, strerror(-rc), stock_write_hint(-rc));
-		}
-		fd = open(s->state_path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
-		if (fd < 0) {
-			int e = errno;
-
-			if (e == ENOENT && !create)
-				return 0;	/* nothing recorded */
-			return tp_error_set(err, -e, "cannot open %s to record the original limits: %s%s",
-					    s->state_path, strerror(e), stock_write_hint(e));
-		}
-		if (flock(fd, LOCK_EX) < 0) {
-			int e = errno;
-
-			close(fd);
-			return tp_error_set(err, -e, "cannot lock %s: %s", s->state_path, strerror(e));
-		}
-		/* whoever held the lock may have removed the file: start again */
-		if (fstat(fd, &a) == 0 && stat(s->state_path, &b) == 0 && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev) {
-			st->fd = fd;
-			break;
-		}
-		close(fd);
-	}
-	if (st->fd < 0)
-		return tp_error_set(err, -EAGAIN, "%s keeps changing under thermpress", s->state_path);
-
-	struct stat sb;
-	char *text;
-	ssize_t n;
-
-	if (fstat(st->fd, &sb) < 0 || sb.st_size > (1 << 24)) {
-		close(st->fd);
-		st->fd = -1;
-		return tp_error_set(err, -EFBIG, "%s is not a thermpress caps state file", s->state_path);
-	}
-	text = malloc((size_t)sb.st_size + 1);
-	if (!text) {
-		close(st->fd);
-		st->fd = -1;
-		return tp_error_set(err, -ENOMEM, "out of memory");
-	}
-	n = pread(st->fd, text, (size_t)sb.st_size, 0);
-	if (n < 0) {
-		int e = errno;
-
-		free(text);
-		close(st->fd);
-		st->fd = -1;
-		return tp_error_set(err, -e, "cannot read %s: %s", s->state_path, strerror(e));
-	}
-	text[n] = '\0';
-	int rc = n ? state_parse(s, st, text, err) : 0;
-
-	free(text);
-	if (rc < 0) {
-		free(st->v);
-		close(st->fd);
-		st->fd = -1;
-		st->v = NULL;
-	}
+	if (rc < 0 && err && (rc == -EACCES || rc == -EROFS) &&
+	    strlen(err->msg) + strlen(stock_write_hint(-rc)) < sizeof(err->msg))
+		strcat(err->msg, stock_write_hint(-rc));
 	return rc;
 }
 
-/* Write the entries back (or remove the file when there are none); fsync. */
-static int state_save(const struct stock *s, struct state *st, struct tp_error *err)
+static struct tp_state_entry *state_find(struct tp_state *st, enum entry_kind kind, int id)
 {
-	size_t len = 0, cap = 64 + st->n * 80 + strlen(root_name(s));
-	char *buf;
-	int e = 0;
+	return tp_state_find(&st->doc, (enum tp_state_kind)kind, id, NULL);
+}
 
-	if (st->fd < 0 || !st->dirty)
-		return 0;
-	if (st->n == 0) {
-		if (unlink(s->state_path) < 0 && errno != ENOENT)
-			e = errno;
-		if (e)
-			return tp_error_set(err, -e, "cannot remove %s: %s", s->state_path, strerror(e));
-		st->dirty = false;
-		return 0;
+static void state_drop(struct tp_state *st, struct tp_state_entry *e)
+{
+	tp_state_drop(&st->doc, e);
+	st->dirty = true;
+}
+
+int stock_pending(const struct stock *s, struct tp_pending *out, struct tp_error *err)
+{
+	struct tp_state st;
+	int rc = state_open(s, &st, false, err);
+
+	snprintf(out->state_file, sizeof(out->state_file), "%s", s->state_path);
+	if (rc == 0) {
+		out->count = st.doc.n;
+		out->skipped = st.doc.nbad;
 	}
-	buf = malloc(cap);
-	if (!buf)
-		return tp_error_set(err, -ENOMEM, "out of memory");
-	len += (size_t)snprintf(buf + len, cap - len, "%s\nroot %s\n", STATE_MAGIC, root_name(s));
-	for (size_t i = 0; i < st->n; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s %d %lld %lld\n",
-					st->v[i].kind == ENTRY_SCALING ? "scaling_max_freq" : "cur_state",
-					st->v[i].id, (long long)st->v[i].original,
-					(long long)st->v[i].applied);
-	if (ftruncate(st->fd, 0) < 0 || pwrite(st->fd, buf, len, 0) != (ssize_t)len ||
-	    fsync(st->fd) < 0)
-		e = errno ? errno : EIO;
-	free(buf);
-	if (e)
-		return tp_error_set(err, -e, "cannot write %s: %s", s->state_path, strerror(e));
-	st->dirty = false;
-	return 0;
-}
-
-static void state_close(struct state *st)
-{
-	if (st->fd >= 0)
-		close(st->fd);	/* drops the lock */
-	free(st->v);
-	memset(st, 0, sizeof(*st));
-	st->fd = -1;
-}
-
-int stock_pending(const struct stock *s, size_t *count)
-{
-	struct state st;
-	int rc = state_open(s, &st, false, NULL);
-
-	*count = rc == 0 ? st.n : 0;
-	state_close(&st);
+	tp_state_close(&st);
 	return rc;
 }
 
@@ -361,27 +138,96 @@ static int write_cooling(const struct stock *s, const struct stock_cooling *c, i
 
 	stock_path(s, path, sizeof(path), "sys/class/thermal/cooling_device%d/cur_state", c->id);
 	snprintf(value, sizeof(value), "%lld", (long long)state);
-	e = stock_write_text(path, value);
+	e = -stock_write_text(s, path, value);
 	if (!e)
 		return 0;
 	if (e == EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused state %s in %s", value, path);
+	if (e == EXDEV)
+		return tp_error_set(err, -EXDEV,
+			"refusing to write %s: a symbolic link leads outside the root %s", path, s->root);
 	return tp_error_set(err, -e, "cannot write %s to %s: %s%s", value, path, strerror(e),
 			    stock_write_hint(e));
 }
 
-/* Write one limit back; the entry says which. */
-static int write_entry(struct stock *s, const struct entry *en, int64_t value, struct tp_error *err)
+static struct stock_cooling *cooling_by_id(struct stock *s, int id)
 {
-	if (en->kind == ENTRY_SCALING)
-		return stock_freq_set_max(s, en->id, (uint64_t)value, err);
 	for (size_t i = 0; i < s->nr_cooling; i++)
-		if (s->cooling[i].id == en->id)
-			return write_cooling(s, &s->cooling[i], value, err);
-	/* a device that is gone now: write it by number anyway */
-	struct stock_cooling c = { .id = en->id, .policy = -1, .max_state = TP_NONE };
+		if (s->cooling[i].id == id)
+			return &s->cooling[i];
+	return NULL;
+}
 
-	return write_cooling(s, &c, value, err);
+/* Write one limit. */
+static int write_limit(struct stock *s, enum entry_kind kind, int id, int64_t value,
+		       struct tp_error *err)
+{
+	struct stock_cooling *c;
+
+	if (kind == ENTRY_SCALING)
+		return stock_freq_set_max(s, id, (uint64_t)value, err);
+	c = cooling_by_id(s, id);
+	if (c)
+		return write_cooling(s, c, value, err);
+	/* a device that is gone now: write it by number anyway */
+	struct stock_cooling gone = { .id = id, .policy = -1, .max_state = TP_NONE };
+
+	return write_cooling(s, &gone, value, err);
+}
+
+/* The value of one limit in force now. */
+static int read_limit(struct stock *s, enum entry_kind kind, int id, int64_t *value)
+{
+	struct stock_cooling *c;
+
+	if (kind == ENTRY_SCALING) {
+		for (size_t i = 0; i < s->nr_policies; i++)
+			if (s->policies[i].id == id)
+				return stock_policy_scaling_max(s, &s->policies[i], value);
+		return -ENODEV;
+	}
+	c = cooling_by_id(s, id);
+	return c ? stock_cooling_state(s, c, value) : -ENODEV;
+}
+
+/*
+ * Set one limit to value with its record kept right: recorded (and on disk) before
+ * it changes, dropped once it is back at the recorded original.
+ */
+static int set_limit(struct stock *s, struct tp_state *st, enum entry_kind kind, int id,
+		     int64_t current, int64_t value, struct tp_error *err)
+{
+	struct tp_state_entry *en = state_find(st, kind, id);
+	int rc;
+
+	if (!en) {
+		struct tp_state_entry add = { .kind = (enum tp_state_kind)kind, .id = id,
+					      .original = current, .applied = value };
+
+		if (value == current)
+			return write_limit(s, kind, id, value, err);
+		if (tp_state_add(&st->doc, &add) < 0)
+			return tp_error_set(err, -ENOMEM, "out of memory");
+		st->dirty = true;
+		rc = tp_state_save(st, err);	/* recorded on disk before the limit changes */
+		if (rc == 0)
+			rc = write_limit(s, kind, id, value, err);
+		if (rc < 0) {
+			state_drop(st, state_find(st, kind, id));
+			tp_state_save(st, NULL);
+		}
+		return rc;
+	}
+	if (value == en->original) {
+		rc = write_limit(s, kind, id, value, err);
+		if (rc == 0)
+			state_drop(st, en);
+		return rc;
+	}
+	en->applied = value;
+	st->dirty = true;
+	rc = tp_state_save(st, err);
+	return rc < 0 ? rc : write_limit(s, kind, id, value, err);
 }
 
 /* ---- Inject -------------------------------------------------------------------- */
@@ -405,14 +251,12 @@ static int touched_policies(struct stock *s, const struct tp_cpuset *cpus, bool 
 	return 0;
 }
 
-static int cap_policy(struct stock *s, struct state *st, struct stock_policy *p, uint64_t khz,
+static int cap_policy(struct stock *s, struct tp_state *st, struct stock_policy *p, uint64_t khz,
 		      struct tp_error *err)
 {
 	enum entry_kind kind = s->method == TP_STOCK_CAP_SCALING_MAX_FREQ ? ENTRY_SCALING : ENTRY_COOLING;
 	struct stock_cooling *c = p->cooling >= 0 ? &s->cooling[p->cooling] : NULL;
 	int64_t current, value;
-	struct entry *en;
-	bool added = false;
 	int id, rc;
 
 	if (kind == ENTRY_SCALING) {
@@ -438,58 +282,34 @@ static int cap_policy(struct stock *s, struct state *st, struct stock_policy *p,
 					    strerror(-rc));
 		value = khz_state(p, c, khz);
 	}
-	en = state_find(st, kind, id);
-	if (!en) {
-		rc = state_add(st, kind, id, current, value);
-		if (rc < 0)
-			return tp_error_set(err, rc, "out of memory");
-		en = &st->v[st->n - 1];
-		added = true;
-	} else {
-		en->applied = value;
-		st->dirty = true;
-	}
-	/* recorded on disk before the limit changes */
-	rc = state_save(s, st, err);
-	if (rc < 0)
-		goto undo;
-	rc = write_entry(s, en, value, err);
-	if (rc < 0)
-		goto undo;
-	return 0;
-undo:
-	if (added) {
-		state_drop(st, &st->v[st->n - 1]);
-		state_save(s, st, NULL);
-	}
-	return rc;
+	return set_limit(s, st, kind, id, current, value, err);
 }
 
 /* Clear a policy: the recorded originals back, or no cap when nothing is recorded. */
-static int clear_policy(struct stock *s, struct state *st, struct stock_policy *p,
+static int clear_policy(struct stock *s, struct tp_state *st, struct stock_policy *p,
 			struct tp_error *err)
 {
-	struct entry *en;
+	struct tp_state_entry *en;
 	bool restored = false;
 	int rc;
 
 	en = state_find(st, ENTRY_SCALING, p->id);
 	if (en) {
-		rc = write_entry(s, en, en->original, err);
+		rc = write_limit(s, ENTRY_SCALING, en->id, en->original, err);
 		if (rc < 0)
 			return rc;
 		state_drop(st, en);
 		restored = true;
 	}
 	if (p->cooling >= 0 && (en = state_find(st, ENTRY_COOLING, s->cooling[p->cooling].id))) {
-		rc = write_entry(s, en, en->original, err);
+		rc = write_limit(s, ENTRY_COOLING, en->id, en->original, err);
 		if (rc < 0)
 			return rc;
 		state_drop(st, en);
 		restored = true;
 	}
 	if (restored)
-		return state_save(s, st, err);
+		return tp_state_save(st, err);
 	if (s->method == TP_STOCK_CAP_COOLING_DEVICE && p->cooling >= 0)
 		return write_cooling(s, &s->cooling[p->cooling], 0, err);
 	return stock_freq_set_max(s, p->id, (uint64_t)p->hw_max_khz, err);
@@ -498,7 +318,7 @@ static int clear_policy(struct stock *s, struct state *st, struct stock_policy *
 int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, struct tp_error *err)
 {
 	bool *touched = calloc(s->nr_policies ? s->nr_policies : 1, sizeof(*touched));
-	struct state st;
+	struct tp_state st;
 	int rc;
 
 	if (!touched)
@@ -522,29 +342,146 @@ int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, st
 			rc = clear_policy(s, &st, &s->policies[i], err);
 	}
 	if (rc == 0)
-		rc = state_save(s, &st, err);
+		rc = tp_state_save(&st, err);
 	else
-		state_save(s, &st, NULL);
-	state_close(&st);
+		tp_state_save(&st, NULL);
+	tp_state_close(&st);
 	free(touched);
 	if (rc == 0)
 		stock_sample(s);
 	return rc;
 }
 
-int stock_restore_all(struct stock *s, size_t *restored, struct tp_error *err)
+/* ---- Putting limits back ------------------------------------------------------- */
+
+struct saved_policy {
+	int policy;			/* index into s->policies */
+	int64_t scaling;		/* scaling_max_freq, TP_NONE: unreadable */
+	int64_t cooling;		/* cur_state, TP_NONE: no device */
+};
+
+struct saved_limits {
+	size_t n;
+	struct saved_policy v[];
+};
+
+int stock_limits_save(struct stock *s, const struct tp_cpuset *cpus, void **saved,
+		      struct tp_error *err)
 {
-	struct state st;
+	bool *touched = calloc(s->nr_policies ? s->nr_policies : 1, sizeof(*touched));
+	struct saved_limits *l = calloc(1, sizeof(*l) + s->nr_policies * sizeof(l->v[0]));
+	int rc = touched && l ? 0 : tp_error_set(err, -ENOMEM, "out of memory");
+
+	if (rc == 0)
+		rc = touched_policies(s, cpus, touched, err);
+	for (size_t i = 0; rc == 0 && i < s->nr_policies; i++) {
+		struct stock_policy *p = &s->policies[i];
+		struct saved_policy *sp;
+
+		if (!touched[i])
+			continue;
+		sp = &l->v[l->n++];
+		sp->policy = (int)i;
+		if (stock_policy_scaling_max(s, p, &sp->scaling) < 0)
+			sp->scaling = TP_NONE;
+		if (p->cooling < 0 || stock_cooling_state(s, &s->cooling[p->cooling], &sp->cooling) < 0)
+			sp->cooling = TP_NONE;
+	}
+	free(touched);
+	if (rc < 0) {
+		free(l);
+		return rc;
+	}
+	*saved = l;
+	return 0;
+}
+
+static bool policy_in(const struct stock *s, const struct stock_policy *p, const struct tp_cpuset *only)
+{
+	if (!only)
+		return true;
+	for (size_t i = 0; i < p->nr_cpus; i++)
+		if (tp_cpuset_has(only, p->cpus[i]))
+			return true;
+	return false;
+}
+
+/* Write one saved limit back unless it is in force already. */
+static int put_back(struct stock *s, struct tp_state *st, enum entry_kind kind, int id,
+		    int64_t value, struct tp_error *err)
+{
+	int64_t current;
+
+	if (value == TP_NONE)
+		return 0;
+	if (read_limit(s, kind, id, &current) < 0)
+		current = TP_NONE;
+	if (current == value && !state_find(st, kind, id))
+		return 0;
+	return set_limit(s, st, kind, id, current, value, err);
+}
+
+int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cpuset *only,
+			  struct tp_error *err)
+{
+	const struct saved_limits *l = saved;
+	struct tp_state st;
+	int rc = state_open(s, &st, true, err), first = 0;
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < l->n; i++) {
+		struct stock_policy *p = &s->policies[l->v[i].policy];
+
+		if (!policy_in(s, p, only))
+			continue;
+		rc = put_back(s, &st, ENTRY_SCALING, p->id, l->v[i].scaling, first ? NULL : err);
+		if (rc < 0 && !first)
+			first = rc;
+		if (p->cooling >= 0) {
+			rc = put_back(s, &st, ENTRY_COOLING, s->cooling[p->cooling].id, l->v[i].cooling,
+				      first ? NULL : err);
+			if (rc < 0 && !first)
+				first = rc;
+		}
+	}
+	rc = tp_state_save(&st, first ? NULL : err);
+	tp_state_close(&st);
+	stock_sample(s);
+	return first ? first : rc;
+}
+
+/* ---- Restore ------------------------------------------------------------------- */
+
+int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_error *err)
+{
+	struct tp_state st;
 	size_t done = 0;
 	int rc = state_open(s, &st, false, err), first = 0;
 	struct tp_error one;
 
-	if (restored)
-		*restored = 0;
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < st.n;) {
-		rc = write_entry(s, &st.v[i], st.v[i].original, &one);
+	if (st.doc.nbad) {
+		char lines[200];
+
+		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
+		rep->skipped = st.doc.nbad;
+		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
+			 "%.100s of %.150s %s damaged and %s left out", lines, s->state_path,
+			 st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
+		st.drop_bad = true;
+		st.dirty = true;
+	}
+	for (size_t i = 0; i < st.doc.n;) {
+		struct tp_state_entry *e = &st.doc.v[i];
+
+		if (e->kind != TP_STATE_SCALING && e->kind != TP_STATE_COOLING) {
+			rep->skipped++;		/* not a stock kernel's limit: nothing to write */
+			state_drop(&st, e);
+			continue;
+		}
+		rc = write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
 		if (rc < 0) {
 			if (!first) {
 				first = rc;
@@ -554,13 +491,12 @@ int stock_restore_all(struct stock *s, size_t *restored, struct tp_error *err)
 			i++;
 			continue;
 		}
-		state_drop(&st, &st.v[i]);
+		state_drop(&st, e);
 		done++;
 	}
-	rc = state_save(s, &st, first ? NULL : err);
-	state_close(&st);
-	if (restored)
-		*restored = done;
+	rc = tp_state_save(&st, first ? NULL : err);
+	tp_state_close(&st);
+	rep->restored = done;
 	if (first)
 		return first;
 	if (rc == 0 && done)

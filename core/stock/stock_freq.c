@@ -240,9 +240,13 @@ int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_e
 			return 0;
 		e = errno ? errno : EIO;
 	} else {
-		e = stock_write_text(path, value);
+		e = -stock_write_text(s, path, value);
 		if (!e)
 			return 0;
+		if (e == EXDEV)
+			return tp_error_set(err, -EXDEV,
+				"refusing to write %s: a symbolic link leads outside the root %s", path,
+				s->root);
 	}
 	if (e == EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused %s kHz in %s", value, path);

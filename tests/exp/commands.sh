@@ -169,7 +169,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 set -e
-check "$rc" 1 "cap play interrupted: exit 1"
+check "$rc" 143 "cap play interrupted: ends as SIGTERM would (128 + 15)"
 check "$(cat "$tmp/.err")" "thermpress: cap play: interrupted; every cap was restored" "cap play interrupted: message"
 
 # ---- bench against the simulator ---------------------------------------------------------

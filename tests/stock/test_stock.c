@@ -373,7 +373,7 @@ static void test_permission_denied(void **state)
 {
 	struct fx *f = *state;
 	struct passwd *pw = getpwnam("nobody");
-	char dir[PATH_MAX], cmd[PATH_MAX + 64];
+	char dir[PATH_MAX], cmd[3 * PATH_MAX + 128];
 	int status;
 	pid_t pid;
 
@@ -381,7 +381,9 @@ static void test_permission_denied(void **state)
 		skip();
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s' && mkdir -m 777 '%s/userstate'", f->root, f->root);
+	/* the user's own private state directory (a shared one would be refused) */
+	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s' && mkdir -m 700 '%s/userstate' && chown nobody '%s/userstate'",
+		 f->root, f->root, f->root);
 	assert_int_equal(system(cmd), 0);
 	snprintf(dir, sizeof(dir), "%s/userstate", f->root);
 	pid = fork();

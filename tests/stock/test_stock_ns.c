@@ -81,7 +81,8 @@ static int enter_namespace(void)
 	    bind("proc/cmdline", "/proc/cmdline"))
 		return 1;
 	snprintf(state_dir, sizeof(state_dir), "%s/state", tree);
-	if (mkdir(state_dir, 0777) != 0 || chmod(state_dir, 0777) != 0)
+	/* private, as thermpress requires of a state directory */
+	if (mkdir(state_dir, 0700) != 0)
 		return 1;
 	setenv("THERMPRESS_STATE_DIR", state_dir, 1);
 	return 0;
@@ -150,7 +151,7 @@ static void test_cap_and_clear_through_libcpupower(void **state)
 static void test_permission_through_libcpupower(void **state)
 {
 	struct passwd *pw = getpwnam("nobody");
-	char cmd[PATH_MAX + 32];
+	char cmd[3 * PATH_MAX + 128];
 	int status;
 	pid_t pid;
 
@@ -158,8 +159,11 @@ static void test_permission_through_libcpupower(void **state)
 		skip();
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s'", tree);
+	/* the user's own state directory: a shared one would be refused before the write */
+	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s' && mkdir -m 700 '%s/userstate' && chown nobody '%s/userstate'",
+		 tree, tree, tree);
 	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/userstate", tree);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -169,6 +173,7 @@ static void test_permission_through_libcpupower(void **state)
 		struct tp_error err = { 0 };
 		struct tp_snapshot snap = { 0 };
 
+		setenv("THERMPRESS_STATE_DIR", cmd, 1);
 		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
 			_exit(10);
 		if (open_stock("/", TP_SOURCE_STOCK, &src, &err) != 0)

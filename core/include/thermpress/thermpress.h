@@ -205,6 +205,54 @@ struct tp_backend_info {
 int tp_backend_list(struct tp_source *src, struct tp_backend_info *out, size_t max,
 		    size_t *count, struct tp_error *err);
 
+/*
+ * Put caps back later: tp_limits_save() keeps the caps in force on cpus (on a stock
+ * kernel: each policy's scaling_max_freq and cooling state), tp_limits_put_back()
+ * writes them back for the CPUs of only (NULL: all of them), so that a command that
+ * caps for a while restores exactly what was there before (an earlier `cap set`
+ * too).  A limit put back to the original its state file records drops the record.
+ */
+struct tp_limits;
+int tp_limits_save(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_limits **out,
+		   struct tp_error *err);
+int tp_limits_put_back(struct tp_source *src, const struct tp_limits *limits,
+		       const struct tp_cpuset *only, struct tp_error *err);
+void tp_limits_free(struct tp_limits *limits);
+
+/* ---- Undoing after a crash (the state file) -------------------------------- */
+
+/*
+ * From now on, record every cap, backend and decay change made through src in the
+ * source's state file before making it, so that tp_restore() (`cap restore`) can
+ * undo it after a crash.  Holding commands (cap hold, cap play, bench) call it.
+ * A stock kernel always records caps; the in-process simulator ends with the
+ * process and records nothing (0).
+ */
+int tp_source_journal(struct tp_source *src, struct tp_error *err);
+
+struct tp_restore_report {
+	size_t restored;		/* limits, decay periods and backends written back */
+	size_t skipped;			/* damaged lines of the file, left out */
+	char skipped_text[320];		/* "" or which lines and the file */
+};
+
+/*
+ * Write back everything the state file records (this process's or a killed one's)
+ * and remove the records.  Damaged lines do not stop the intact ones; they are
+ * counted in rep and removed.  A change that cannot be undone stays recorded and the
+ * call fails naming it.  -ENOTSUP on the in-process simulator.
+ */
+int tp_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err);
+
+struct tp_pending {
+	char state_file[4200];		/* "" when the source keeps none */
+	size_t count;			/* changes recorded and not undone */
+	size_t skipped;			/* damaged lines */
+};
+
+/* What the state file records; a file that cannot be read is an error. */
+int tp_pending(struct tp_source *src, struct tp_pending *out, struct tp_error *err);
+
 /* ---- Simulator ----------------------------------------------------------- */
 
 /* The simulator's scenario names for sim_scenario, NULL-terminated ("heat"). */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Opening files under a --root without ever leaving it.  Private to core/.
+ *
+ * A fixture tree, a copy of /sys or a mounted simulator may contain symlinks, and
+ * one that points outside the root (or a parent directory replaced by such a link)
+ * must not let a write land on a file of the real system.  Every file thermpress
+ * writes under a root other than "/" is opened through here: relative symlinks that
+ * stay inside the root are followed, anything that would leave it fails with -EXDEV.
+ */
+#ifndef TP_CORE_ROOTFS_H
+#define TP_CORE_ROOTFS_H
+
+#include <sys/types.h>
+
+/*
+ * Open rel (relative to the directory rootfd, no leading '/') without resolving
+ * outside rootfd: openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS) where the
+ * kernel has it, else tp_open_beneath_walk().  flags and mode as for openat(2)
+ * (O_CLOEXEC is added).  A file descriptor, or -errno (-EXDEV: it would leave).
+ */
+int tp_open_beneath(int rootfd, const char *rel, int flags, mode_t mode);
+
+/*
+ * The fallback: resolve rel one component at a time with O_NOFOLLOW, reading each
+ * symlink and resolving its target the same way (an absolute target or a ".." above
+ * rootfd is -EXDEV; at most 40 links, else -ELOOP).  Exposed for the tests.
+ */
+int tp_open_beneath_walk(int rootfd, const char *rel, int flags, mode_t mode);
+
+/*
+ * Open root + "/" + rel where root is a prefix without a trailing slash ("" is
+ * "/"): on "/" a plain openat() (the real system's own links are trusted), under
+ * any other root tp_open_beneath() of rel against an O_PATH descriptor of root.
+ */
+int tp_root_open(const char *root, const char *rel, int flags, mode_t mode);
+
+#endif
