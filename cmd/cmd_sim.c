@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "signals.h"
 
 static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -23,18 +24,6 @@ static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_tp_error(ctx, rc == -EINVAL ? -ENOTSUP : rc, &err);
 	return 0;
 }
-
-/* The signal that stopped sim serve, or 0: only a flag, the unmount runs in the main flow. */
-static volatile int serve_stop;
-
-static void on_stop_signal(int sig)
-{
-	serve_stop = sig;
-}
-
-/* The signals that end sim serve: each unmounts first (a mount left behind outlives us). */
-static const int serve_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-#define NR_SERVE_SIGNALS (sizeof(serve_signals) / sizeof(serve_signals[0]))
 
 /* --hz N: the tick rates the simulator offers. */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
@@ -88,24 +77,16 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 				 cmd_sim_serve_entry.args);
 
 	/*
-	 * The handlers go in before anything is mounted, so that a signal at any moment after
-	 * this ends in an unmount; SA_RESTART keeps the mount helper's exchange intact, and
-	 * the serve loop's poll() still returns on a signal.  A closed stderr must not kill
-	 * the server while the tree is mounted: SIGPIPE is ignored (writes get EPIPE).
+	 * The stop signals are caught before anything is mounted, so that one at any moment
+	 * from here on ends in an unmount; the serve loop's poll() returns on a signal.  A
+	 * server has no output to lose: a closed pipe (SIGPIPE) does not end it, a write to
+	 * a closed stderr only fails.
 	 */
-	struct sigaction sa = { 0 }, ign = { 0 }, old[NR_SERVE_SIGNALS], old_pipe;
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
-		sigaddset(&sa.sa_mask, serve_signals[i]);
-	ign.sa_handler = SIG_IGN;
+	exp_signals_install();
 	sigemptyset(&ign.sa_mask);
-	serve_stop = 0;
-	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
-		sigaction(serve_signals[i], &sa, &old[i]);
-	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGPIPE, &ign, NULL);	/* exp_signals_restore() puts back the one from before */
 
 	rc = tp_source_open(&opts, &src, &err);
 	if (rc < 0) {
@@ -113,18 +94,16 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
 			tp_source_describe(src), mountpoint);
-		rc = tp_sim_serve(src, mountpoint, &serve_stop, &err);
+		rc = tp_sim_serve(src, mountpoint, &exp_stop, &err);
 		if (rc < 0)
 			status = cmd_error(ctx, EXIT_RUNTIME, "%s",
 					   err.msg[0] ? err.msg : strerror(-rc));
 		tp_source_close(src);
 	}
-	for (size_t i = 0; i < NR_SERVE_SIGNALS; i++)
-		sigaction(serve_signals[i], &old[i], NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	/* unmounted by now: a stop by signal exits as the shell reports one, 128 + signal */
-	if (!status && serve_stop)
-		status = 128 + serve_stop;
+	exp_signals_restore();
+	/* unmounted by now: end as the signal would have (128 + signal) */
+	if (status == 0)
+		exp_signals_finish();
 	return status;
 }
 
