@@ -8,7 +8,7 @@ Against `cap hold`, `cap play` and `bench`, on a simulator served over FUSE (rea
      tested rather than "clear everything";
   2. captures the whole observable state: every CPU's cap, the backend, the decay period(s),
      and on the stock tree the raw scaling_max_freq and cooling cur_state files and the number
-     of records pending in the caps state file;
+     of records pending in the caps state file, and the records of every state file;
   3. starts the command, waits a seeded random time (often only a few ms, so the signal also
      lands during start-up, and up to past the command's natural end, so it also lands during
      the final restore) and delivers one of INT, TERM, HUP, PIPE (the reader of its standard
@@ -84,6 +84,16 @@ class Root:
         d = docs[0]
         st = {"backend": d["backend"], "decay_ms": d["decay_ms"],
               "caps": [(c["cpu"], c["capped_freq_khz"], c["capped"]) for c in d["cpus"]]}
+        # the records of every state file (caps.state, patched-HASH.state): a round that ended
+        # must neither leave one behind nor drop one an earlier cap set made
+        recs = []
+        sdir = self.env["THERMPRESS_STATE_DIR"]
+        for name in sorted(os.listdir(sdir)):
+            if name.endswith(".state"):
+                with open(os.path.join(sdir, name)) as f:
+                    recs += ["%s: %s" % (name, line.strip()) for line in f
+                             if not line.startswith(("thermpress-caps", "root "))]
+        st["records"] = recs
         if self.name == "stock":
             st["pending"] = d["stock"]["nr_pending"]
             for rel in self.raw_files:
