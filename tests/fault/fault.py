@@ -7,8 +7,8 @@ Against `cap hold`, `cap play` and `bench`, on a simulator served over FUSE (rea
      a backend and decay period on the simulator), so that "put back what was before" is
      tested rather than "clear everything";
   2. captures the whole observable state: every CPU's cap, the backend, the decay period(s),
-     and on the stock tree the raw scaling_max_freq and cooling cur_state files and the number
-     of records pending in the caps state file, and the records of every state file;
+     on the stock tree the raw scaling_max_freq and cooling cur_state files, and the live
+     records of every state file (what a later `cap restore` would write back);
   3. starts the command, waits a seeded random time (often only a few ms, so the signal also
      lands during start-up, and up to past the command's natural end, so it also lands during
      the final restore) and delivers one of INT, TERM, HUP, PIPE (the reader of its standard
@@ -84,25 +84,38 @@ class Root:
         d = docs[0]
         st = {"backend": d["backend"], "decay_ms": d["decay_ms"],
               "caps": [(c["cpu"], c["capped_freq_khz"], c["capped"]) for c in d["cpus"]]}
-        # the records of every state file (caps.state, patched-HASH.state): a round that ended
-        # must neither leave one behind nor drop one an earlier cap set made
-        recs = []
-        sdir = self.env["THERMPRESS_STATE_DIR"]
-        for name in sorted(os.listdir(sdir)):
-            if name.endswith(".state"):
-                with open(os.path.join(sdir, name)) as f:
-                    recs += ["%s: %s" % (name, line.strip()) for line in f
-                             if not line.startswith(("thermpress-caps", "root "))]
-        st["records"] = recs
         if self.name == "stock":
-            st["pending"] = d["stock"]["nr_pending"]
             for rel in self.raw_files:
                 with open(os.path.join(self.path, rel)) as f:
                     st[rel] = f.read().strip()
         else:
             st["backends"] = [(b["name"], b["active"], b["decay_ms"])
                               for b in docs[1]["backends"]]
+        st["records"] = self.records(st)
         return st
+
+    def records(self, st):
+        """The live records of every state file (caps.state, patched-HASH.state), each as
+        what it would write back: a round must neither leave one behind (a later cap restore
+        would replay it over a newer value) nor drop one an earlier cap set made.  The value
+        a record says was applied is left out, and so is a record whose original is in force
+        anyway (dropping or keeping it changes nothing)."""
+        recs = []
+        sdir = self.env["THERMPRESS_STATE_DIR"]
+        for name in sorted(os.listdir(sdir)):
+            if not name.endswith(".state"):
+                continue
+            with open(os.path.join(sdir, name)) as f:
+                for line in f:
+                    w = line.split()
+                    if not w or w[0] in ("thermpress-caps", "root"):
+                        continue
+                    if not self.moot(w, st):
+                        recs.append("%s: %s" % (name, " ".join(w[:-1])))
+        return recs
+
+    def moot(self, w, st):
+        return False
 
 
 class StockRoot(Root):
@@ -114,6 +127,13 @@ class StockRoot(Root):
         super().__init__("stock", path, env, tmp)
         self.raw_files = [self.POLICY % (p, "scaling_max_freq") for p in (0, 4)] + \
                          [self.COOLING % c for c in (0, 1, 2)]
+
+    def moot(self, w, st):
+        if w[0] == "scaling_max_freq" and len(w) == 4:
+            return st.get(self.POLICY % (int(w[1]), "scaling_max_freq")) == w[2]
+        if w[0] == "cur_state" and len(w) == 4:
+            return st.get(self.COOLING % int(w[1])) == w[2]
+        return False
 
     def read(self, rel):
         with open(os.path.join(self.path, rel)) as f:
@@ -168,6 +188,16 @@ class ServedRoot(Root):
 
     def __init__(self, path, env, tmp):
         super().__init__("served", path, env, tmp)
+
+    def moot(self, w, st):
+        if w[0] == "cap" and len(w) == 4:
+            cpu = [c for c in st["caps"] if c[0] == int(w[1])]
+            return bool(cpu) and (cpu[0][1] == int(w[2]) if cpu[0][2] else w[2] == "0")
+        if w[0] == "backend" and len(w) == 3:
+            return st["backend"] == w[1]
+        if w[0] == "decay" and len(w) == 4:
+            return st["backend"] == w[1] and str(st["decay_ms"]) == w[2]
+        return False
 
     def prior(self, rng, killed):
         done = []
