@@ -393,6 +393,11 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log):
         log("not ok: %s %s SIG%s at %.1f ms: thermpress --root %s %s" %
             (root.name, cmd, sig, at * 1000, root.name.upper(), " ".join(args)))
         log("  prior state: %s" % prior)
+        if cmd != "hold":
+            with open(os.path.join(tmp, "profile.txt")) as f:
+                log("  profile: " + "; ".join(f.read().split("\n")).strip("; "))
+        log("  state before: " + ", ".join("%s %s" % (k.split("/")[-2] if "/" in k else k, v)
+                                           for k, v in before.items() if k != "records"))
         for msg in problems:
             log("  " + msg)
         if err_text:
@@ -489,10 +494,19 @@ def main():
                 args, natural = command(rng, root, cmd, "none", tmp)
                 if natural is None:
                     args += ["--for", "50ms"]
+                before = root.state()
                 rc, _, err = tp(root, *args, check=False)
                 natural_rc[root.name, cmd] = rc
                 print("# %s %s unsignalled: %s%s" % (root.name, cmd, describe(rc),
                       ": " + err.strip() if rc else ""), flush=True)
+                after = root.state()
+                diff = ["%s: before %s, after %s" % (k, before[k], after.get(k))
+                        for k in before if before[k] != after.get(k)]
+                if diff:
+                    print("not ok: %s %s unsignalled: thermpress --root %s %s" %
+                          (root.name, cmd, root.name.upper(), " ".join(args)))
+                    print("\n".join("  " + d for d in diff), flush=True)
+                    failures += 1
 
         keep = {server[0].pid} if server else set()
         plan = [(root, cmd, sig) for root in roots for cmd in opt.commands.split(",")
