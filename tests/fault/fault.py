@@ -310,7 +310,7 @@ class Stats:
                                           "passed": 0, "failed": 0})
 
 
-def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log):
+def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log, verbose):
     """One round; returns (signalled, ended_before, problems)."""
     known, root.known = root.known, None
     prior = root.prior(rng, sig == "KILL")
@@ -387,6 +387,9 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log):
     for k in before:
         if before[k] != after.get(k):
             problems.append("%s: before %s, after %s" % (k, before[k], after.get(k)))
+    if verbose and not problems:
+        log("ok: %s %s SIG%s at %.1f ms: %s; %s" % (root.name, cmd, sig, at * 1000,
+                                                     " ".join(args), describe(rc)))
     if problems:
         with open(errpath) as f:
             err_text = f.read().strip()
@@ -451,6 +454,7 @@ def main():
     ap.add_argument("--min-signals", type=int, default=100,
                     help="fail unless at least this many signals reached a running command")
     ap.add_argument("--roots", default="stock,served")
+    ap.add_argument("--verbose", action="store_true", help="a line for every round")
     ap.add_argument("--commands", default=",".join(COMMANDS))
     ap.add_argument("--signals", default=",".join(SIGNALS))
     opt = ap.parse_args()
@@ -522,7 +526,7 @@ def main():
             try:
                 signalled, before, problems = run_round(rng, root, cmd, sig, tmp,
                                                         natural_rc[root.name, cmd], tp_exe,
-                                                        keep, log)
+                                                        keep, log, opt.verbose)
             except (RuntimeError, OSError, ValueError, KeyError) as e:
                 log("not ok: %s %s SIG%s: %s" % (root.name, cmd, sig, e))
                 signalled, before, problems = False, False, [str(e)]
