@@ -61,9 +61,11 @@ static int exec_cap_play(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_error(ctx, EXIT_RUNTIME, "cap play: %s", err.msg[0] ? err.msg :
 				 strerror(-rc));
 	if (exp_stop) {
-		if (exp_stop != SIGPIPE)
-			cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");
-		exp_signals_finish();	/* 128 + signal */
+		status = exp_stop == SIGPIPE ? EXIT_RUNTIME :
+			 cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");
+		/* the interactive shell goes on (its ^C ends the command, not the shell) */
+		if (ctx->mode != MODE_SHELL)
+			exp_signals_finish();	/* 128 + signal */
 	}
 	return status;
 }

@@ -114,6 +114,13 @@ check "hold puts the earlier cap set back" "1416000 1200000 2" "$(limits)"
 check "the cap set is still recorded" "restored 1 limit" "$("$T" cap restore)"
 check "and restored" "$ORIG" "$(limits)"
 
+# the same on the in-process simulator (one script: one simulator)
+printf '%s\n' "cap set big 1.5GHz" "cap hold big 1GHz --for 100ms" "show --json" >"$R/hold.tp"
+check "in-process simulator: hold puts back a cap set" "1500000 1500000 1500000 1500000" \
+	"$("$T" --sim -f "$R/hold.tp" | sed -n '/^{/,$p' | python3 -c '
+import json, sys
+print(*[c["capped_freq_khz"] for c in json.load(sys.stdin)["cpus"][4:]])')"
+
 # an admin limit below the maximum: cap play leaves no record behind that a later
 # cap restore would replay over a newer admin limit
 echo 1300000 >"$BIG"
