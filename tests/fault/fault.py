@@ -112,7 +112,7 @@ class Root:
                         continue
                     if not self.moot(w, st):
                         recs.append("%s: %s" % (name, " ".join(w[:-1])))
-        return recs
+        return sorted(recs)	# a rewrite may reorder them
 
     def moot(self, w, st):
         return False
