@@ -275,7 +275,7 @@ def set_subreaper():
 
 
 def children():
-    """(pid, exe) of every live child of this process."""
+    """(pid, exe) of every child of this process; exe is None for one that has ended."""
     me, out = os.getpid(), []
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -283,9 +283,9 @@ def children():
         try:
             with open("/proc/%s/stat" % d) as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[1]) != me or fields[0] == "Z":
+            if int(fields[1]) != me:
                 continue
-            out.append((int(d), os.readlink("/proc/%s/exe" % d)))
+            out.append((int(d), None if fields[0] == "Z" else os.readlink("/proc/%s/exe" % d)))
         except (OSError, IndexError, ValueError):
             continue
     return out
@@ -371,14 +371,16 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log, verbose):
         if rrc != 0:
             problems.append("cap restore after SIGKILL: exit %d: %s" % (rrc, rerr.strip()))
 
-    # no thermpress left over (workloads orphaned by a killed bench are ended quietly)
+    # no thermpress left over (workloads orphaned by a killed bench are ended quietly, and
+    # orphans that ended are reaped)
     for pid, exe in children():
         if pid in keep:
             continue
         if exe == tp_exe:
             problems.append("stray thermpress process %d left over" % pid)
         try:
-            os.kill(pid, signal.SIGKILL)
+            if exe is not None:
+                os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         except OSError:
             pass
