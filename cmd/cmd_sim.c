@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "signals.h"
 
 static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -22,14 +23,6 @@ static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc == -EINVAL ? -ENOTSUP : rc, &err);
 	return 0;
-}
-
-static volatile int serve_stop;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	serve_stop = 1;
 }
 
 /* --hz N: the tick rates the simulator offers. */
@@ -83,24 +76,34 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_error(ctx, EXIT_USAGE, "sim serve: missing mount point (usage: sim serve %s)",
 				 cmd_sim_serve_entry.args);
 
-	rc = tp_source_open(&opts, &src, &err);
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+	/*
+	 * The stop signals are caught before anything is mounted, so that one at any moment
+	 * from here on ends in an unmount; the serve loop's poll() returns on a signal.  A
+	 * server has no output to lose: a closed pipe (SIGPIPE) does not end it, a write to
+	 * a closed stderr only fails.
+	 */
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 
-	struct sigaction sa = { 0 }, old_int, old_term;
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	serve_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
-		tp_source_describe(src), mountpoint);
-	rc = tp_sim_serve(src, mountpoint, &serve_stop, &err);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (rc < 0)
-		status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
-	tp_source_close(src);
+	exp_signals_install();
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, NULL);	/* exp_signals_restore() puts back the one from before */
+
+	rc = tp_source_open(&opts, &src, &err);
+	if (rc < 0) {
+		status = cmd_tp_error(ctx, rc, &err);
+	} else {
+		fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
+			tp_source_describe(src), mountpoint);
+		rc = tp_sim_serve(src, mountpoint, &exp_stop, &err);
+		if (rc < 0)
+			status = cmd_error(ctx, EXIT_RUNTIME, "%s",
+					   err.msg[0] ? err.msg : strerror(-rc));
+		tp_source_close(src);
+	}
+	exp_signals_restore();
+	/* unmounted by now: end as the signal would have (128 + signal) */
+	if (status == 0)
+		exp_signals_finish();
 	return status;
 }
 
@@ -145,7 +148,8 @@ const struct cmd_entry cmd_sim_serve_entry = {
 	.summary = "serve the simulator as a kernel interface over FUSE",
 	.help = "Runs a simulator and serves the patched kernel's interface (docs/abi.md) at "
 		"MOUNTPOINT/sys/kernel/debug/sched/thermal_pressure with FUSE, in the foreground, "
-		"until interrupted (SIGINT or SIGTERM unmount it).  Another process then reads "
+		"until a signal stops it: SIGINT, SIGTERM, SIGHUP or SIGQUIT unmount it and exit "
+		"with status 128 + the signal's number (SIGPIPE is ignored).  Another process then reads "
 		"and steers it as it would a patched kernel: thermpress --root MOUNTPOINT.  The "
 		"preset (hikey960, db410c, smp:N), tick rate (100, 250, 1000), virtual clock and "
 		"scenario default to the global --sim, --hz and --virtual-clock options.",

@@ -88,7 +88,7 @@ set +e
 wait $server
 rc=$?
 set -e
-assert_rc 0 "sim serve stops on SIGTERM"
+assert_rc 143 "sim serve stops on SIGTERM (128 + 15)"
 if mountpoint -q "$mnt"; then fail "still mounted after SIGTERM"; else pass "unmounted after SIGTERM"; fi
 
 finish
