@@ -106,6 +106,45 @@ static int run_once(struct cmd_ctx *ctx, char **command, double *secs)
 			 WTERMSIG(ws));
 }
 
+/* Whether a configuration switches to the backend name. */
+static bool touches(const struct tp_replay_backend *cfg, size_t ncfg, const char *name)
+{
+	for (size_t c = 0; c < ncfg; c++)
+		if (!strcmp(cfg[c].ops->name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Each backend keeps its own decay period, which reads only while it is active: learn
+ * those of the inactive backends the run will change, so that they are put back
+ * afterwards (switching resets the averages, which the run does anyway).
+ */
+static int learn_decay_periods(struct cmd_ctx *ctx, const struct tp_replay_backend *cfg, size_t ncfg,
+			       struct tp_backend_info *info, size_t ninfo)
+{
+	struct tp_backend_info now[TP_MAX_BACKENDS];
+	struct tp_error err = { 0 };
+	size_t n;
+
+	for (size_t i = 0; i < ninfo && !exp_stop; i++) {
+		int rc;
+
+		if (info[i].active || !info[i].decay_max_ms || info[i].decay_ms > 0 ||
+		    !touches(cfg, ncfg, info[i].name))
+			continue;
+		rc = tp_backend_set(ctx->src, info[i].name, 0, &err);
+		if (rc == 0)
+			rc = tp_backend_list(ctx->src, now, TP_MAX_BACKENDS, &n, &err);
+		if (rc < 0)
+			return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
+		for (size_t k = 0; k < n; k++)
+			if (now[k].active && !strcmp(now[k].name, info[i].name))
+				info[i].decay_ms = now[k].decay_ms;
+	}
+	return 0;
+}
+
 /* The configurations: each backend crossed with the decay list where it has a period. */
 static int build_configs(struct cmd_ctx *ctx, const char *backends, const char *decays,
 			 struct tp_replay_backend *cfg, size_t *n)
@@ -231,6 +270,8 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = tp_source_journal(ctx->src, &err);
 	if (rc < 0)
 		status = cmd_tp_error(ctx, rc, &err);
+	if (!status)
+		status = learn_decay_periods(ctx, cfg, ncfg, info, ninfo);
 	for (size_t c = 0; c < ncfg && !status && !exp_stop; c++) {
 		rc = tp_backend_set(ctx->src, cfg[c].ops->name,
 				    cfg[c].ops->decay_max_ms ? cfg[c].decay_ms : 0, &err);
@@ -274,14 +315,10 @@ static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		done_cfg = c + 1;
 	}
 	/* the decay periods known before (each backend keeps its own), then the backend */
-	for (size_t i = 0; i < ninfo && orig[0]; i++) {
-		bool touched = false;
-
-		for (size_t c = 0; c < ncfg; c++)
-			touched |= !strcmp(cfg[c].ops->name, info[i].name);
-		if (touched && !info[i].active && info[i].decay_ms > 0 && info[i].decay_max_ms)
+	for (size_t i = 0; i < ninfo && orig[0]; i++)
+		if (touches(cfg, ncfg, info[i].name) && !info[i].active && info[i].decay_ms > 0 &&
+		    info[i].decay_max_ms)
 			tp_backend_set(ctx->src, info[i].name, (uint32_t)info[i].decay_ms, NULL);
-	}
 	if (orig[0]) {
 		struct tp_error e2 = { 0 };
 
