@@ -22,7 +22,9 @@ BADPLUG="$tmp/plug/bad$(printf '\x1b[31m\xff\x9b')x.so"
 echo garbage >"$BADPLUG"
 printf '%s' "$BADPLUG" >"$tmp/badplug.name"
 
-# A patched-kernel tree whose stats file names a domain with the same kind of bytes.
+# A patched-kernel tree whose stats file names a domain with ill-formed UTF-8 and C1
+# controls (docs/abi.md allows any bytes there but spaces and C0 controls; a name with
+# those is refused, checked at the end).
 PT=$tmp/patched
 PD=$PT/sys/kernel/debug/sched/thermal_pressure
 mkdir -p "$PD"
@@ -31,7 +33,7 @@ echo 'instant [pelt] decay' >"$PD/backend"
 echo 32 >"$PD/decay_ms"
 echo 250 >"$PD/hz"
 : >"$PD/inject"
-DOMAIN=$'lit\xfftle\e[2J\a\r\xc2\x9b\xf0\x9f\x98\x80'
+DOMAIN=$'lit\xfftle\xc2\x9b[2J\x9b\xc2\x80\xf0\x9f\x98\x80'
 printf '%s' "$DOMAIN" >"$tmp/domain.raw"
 {
 	printf 'version 1\ntime_ns 10004000000\nbackend pelt\ndecay_ms 32\nhz 250\nnr_cpus 4\n'
@@ -158,5 +160,13 @@ check_text "$tmp/out" "patched: top --once, the domain row" "$tmp/domain.raw"
 runf env LC_ALL=C COLUMNS=120 "$TP" --root "$PT" top --once
 assert_rc 0 "patched: top --once, ASCII glyphs"
 check_text "$tmp/out" "patched: top --once in the C locale, the domain row" "$tmp/domain.raw"
+
+# A domain name with C0 controls breaks docs/abi.md: refused in one clean line.
+sed -i "s/^domain 0 .*/domain 0 lit$(printf '\x1b')[2J$(printf '\a')tle/" "$PD/stats"
+runf "$TP" --root "$PT" show
+assert_rc 1 "patched: show refuses a domain name with controls"
+check_text "$tmp/err" "patched: the refusal has no raw control character"
+grep -q '^thermpress: stats: malformed line 7$' "$tmp/err" && pass "patched: the refusal names the line" \
+	|| fail "patched: the refusal: $(cat "$tmp/err")"
 
 finish
