@@ -243,64 +243,40 @@ static int wait_until(struct tp_source *src, const struct tp_play_options *o, ui
 	}
 }
 
-static int restore(struct tp_source *src, const struct tp_snapshot *before,
-		   const struct tp_cpuset *touched, struct tp_error *err)
-{
-	struct tp_cpuset clear;
-	int first = 0;
-
-	tp_cpuset_zero(&clear);
-	for (size_t i = 0; i < before->nr_cpus; i++) {
-		const struct tp_cpu *c = &before->cpus[i];
-
-		if (!tp_cpuset_has(touched, c->cpu))
-			continue;
-		if (c->capped_freq_khz == TP_NONE || c->capped_freq_khz >= c->max_freq_khz) {
-			tp_cpuset_add(&clear, c->cpu);
-		} else {
-			struct tp_cpuset one;
-			struct tp_cap_value v = { TP_CAP_KHZ, (uint64_t)c->capped_freq_khz };
-			int rc;
-
-			tp_cpuset_zero(&one);
-			tp_cpuset_add(&one, c->cpu);
-			rc = tp_cap_set(src, &one, &v, first ? NULL : err);
-			if (rc && !first)
-				first = rc;
-		}
-	}
-	if (tp_cpuset_count(&clear)) {
-		int rc = tp_cap_clear(src, &clear, first ? NULL : err);
-
-		if (rc && !first)
-			first = rc;
-	}
-	return first;
-}
-
 int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		    const struct tp_play_options *opts, struct tp_error *err)
 {
-	struct tp_snapshot before = { 0 };
+	struct tp_snapshot now_snap = { 0 };
+	struct tp_limits *before = NULL;
 	struct tp_cpuset touched;
 	struct tp_error e = { 0 };
 	uint64_t begin, now;
 	int rc, rrc;
 
-	rc = tp_snapshot_take(src, &before, err);
+	/*
+	 * The caps in force on every CPU the profile names are kept first and put back
+	 * at the end exactly (an earlier cap set, a cooling state, an admin limit), not
+	 * re-derived from a snapshot, which cannot tell how a cap was made.
+	 */
+	tp_cpuset_zero(&touched);
+	for (size_t s = 0; s < profile->nr_steps; s++)
+		for (int c = tp_cpuset_next(&profile->steps[s].cpus, 0); c >= 0;
+		     c = tp_cpuset_next(&profile->steps[s].cpus, c + 1))
+			tp_cpuset_add(&touched, c);
+	rc = tp_snapshot_take(src, &now_snap, err);
 	if (rc)
 		return rc;
-	tp_cpuset_zero(&touched);
-	begin = now = opts && opts->virtual_clock ? before.time_ns : mono_ns();
+	begin = now = opts && opts->virtual_clock ? now_snap.time_ns : mono_ns();
+	tp_snapshot_release(&now_snap);
+	rc = tp_limits_save(src, &touched, &before, err);
+	if (rc)
+		return rc;
 	for (size_t s = 0; s < profile->nr_steps; s++) {
 		const struct tp_profile_step *st = &profile->steps[s];
 
 		rc = wait_until(src, opts, begin, &now, st->time_ns, &e);
 		if (rc || stopped(opts))
 			break;
-		for (int c = tp_cpuset_next(&st->cpus, 0); c >= 0;
-		     c = tp_cpuset_next(&st->cpus, c + 1))
-			tp_cpuset_add(&touched, c);
 		rc = st->clear ? tp_cap_clear(src, &st->cpus, &e)
 			       : tp_cap_set(src, &st->cpus, &st->value, &e);
 		if (rc) {
@@ -315,8 +291,8 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 
 		nanosleep(&ts, NULL);
 	}
-	rrc = restore(src, &before, &touched, err);
-	tp_snapshot_release(&before);
+	rrc = tp_limits_put_back(src, before, NULL, err);
+	tp_limits_free(before);
 	if (rrc)
 		return rrc;
 	if (rc && err)
