@@ -32,6 +32,7 @@ struct stock_policy {
 	size_t nr_freqs;
 	int cooling;			/* index into stock.cooling, -1 */
 	int domain;			/* index into the snapshot's domains */
+	unsigned scaling_writes;	/* scaling_max_freq written by this process */
 };
 
 struct stock_cooling {
@@ -39,6 +40,7 @@ struct stock_cooling {
 	char type[TP_NAME_MAX];
 	int policy;			/* index into stock.policies, -1 */
 	int64_t max_state;
+	unsigned writes;		/* cur_state written by this process */
 };
 
 struct stock_cpu {

@@ -163,12 +163,22 @@ static int write_limit(struct stock *s, enum entry_kind kind, int id, int64_t va
 		       struct tp_error *err)
 {
 	struct stock_cooling *c;
+	int rc;
 
-	if (kind == ENTRY_SCALING)
-		return stock_freq_set_max(s, id, (uint64_t)value, err);
+	if (kind == ENTRY_SCALING) {
+		rc = stock_freq_set_max(s, id, (uint64_t)value, err);
+		for (size_t i = 0; rc == 0 && i < s->nr_policies; i++)
+			if (s->policies[i].id == id)
+				s->policies[i].scaling_writes++;
+		return rc;
+	}
 	c = cooling_by_id(s, id);
-	if (c)
-		return write_cooling(s, c, value, err);
+	if (c) {
+		rc = write_cooling(s, c, value, err);
+		if (rc == 0)
+			c->writes++;
+		return rc;
+	}
 	/* a device that is gone now: write it by number anyway */
 	struct stock_cooling gone = { .id = id, .policy = -1, .max_state = TP_NONE };
 
@@ -358,6 +368,7 @@ struct saved_policy {
 	int policy;			/* index into s->policies */
 	int64_t scaling;		/* scaling_max_freq, TP_NONE: unreadable */
 	int64_t cooling;		/* cur_state, TP_NONE: no device */
+	unsigned scaling_writes, cooling_writes;	/* the write counts when saved */
 };
 
 struct saved_limits {
@@ -386,6 +397,8 @@ int stock_limits_save(struct stock *s, const struct tp_cpuset *cpus, void **save
 			sp->scaling = TP_NONE;
 		if (p->cooling < 0 || stock_cooling_state(s, &s->cooling[p->cooling], &sp->cooling) < 0)
 			sp->cooling = TP_NONE;
+		sp->scaling_writes = p->scaling_writes;
+		sp->cooling_writes = p->cooling >= 0 ? s->cooling[p->cooling].writes : 0;
 	}
 	free(touched);
 	if (rc < 0) {
@@ -407,18 +420,18 @@ static bool policy_in(const struct stock *s, const struct stock_policy *p, const
 }
 
 /*
- * Write one saved limit back unless it is in force already.  Only a limit with a
- * record was changed through thermpress since it was saved: any other is left alone,
- * because what a real kernel shows in scaling_max_freq is the policy's effective limit
- * (a cooling device lowers it too), not the value once written there, and writing that
- * back would turn a passing thermal cap into a lasting one.
+ * Write one saved limit back unless it is in force already.  Only a limit this process
+ * wrote since it was saved is put back: any other is left alone, because what a real
+ * kernel shows in scaling_max_freq is the policy's effective limit (a cooling device
+ * lowers it too), not the value once written there, and writing that back would turn
+ * a passing thermal cap into a lasting one.
  */
 static int put_back(struct stock *s, struct tp_state *st, enum entry_kind kind, int id,
-		    int64_t value, struct tp_error *err)
+		    int64_t value, bool written, struct tp_error *err)
 {
 	int64_t current;
 
-	if (value == TP_NONE || !state_find(st, kind, id))
+	if (value == TP_NONE || !written)
 		return 0;
 	if (read_limit(s, kind, id, &current) < 0)
 		current = TP_NONE;
@@ -443,12 +456,15 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 			continue;
 		/* the cooling state first: scaling_max_freq then reads without its cap */
 		if (p->cooling >= 0) {
-			rc = put_back(s, &st, ENTRY_COOLING, s->cooling[p->cooling].id, l->v[i].cooling,
-				      first ? NULL : err);
+			struct stock_cooling *c = &s->cooling[p->cooling];
+
+			rc = put_back(s, &st, ENTRY_COOLING, c->id, l->v[i].cooling,
+				      c->writes != l->v[i].cooling_writes, first ? NULL : err);
 			if (rc < 0 && !first)
 				first = rc;
 		}
-		rc = put_back(s, &st, ENTRY_SCALING, p->id, l->v[i].scaling, first ? NULL : err);
+		rc = put_back(s, &st, ENTRY_SCALING, p->id, l->v[i].scaling,
+			      p->scaling_writes != l->v[i].scaling_writes, first ? NULL : err);
 		if (rc < 0 && !first)
 			first = rc;
 	}
