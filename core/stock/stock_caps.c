@@ -320,9 +320,24 @@ static int clear_policy(struct stock *s, struct tp_state *st, struct stock_polic
 	}
 	if (restored)
 		return tp_state_save(st, err);
-	if (s->method == TP_STOCK_CAP_COOLING_DEVICE && p->cooling >= 0)
-		return write_cooling(s, &s->cooling[p->cooling], 0, err);
-	return stock_freq_set_max(s, p->id, (uint64_t)p->hw_max_khz, err);
+	/* nothing recorded: no cap, recorded like any other change (cap restore undoes it) */
+	if (s->method == TP_STOCK_CAP_COOLING_DEVICE && p->cooling >= 0) {
+		struct stock_cooling *c = &s->cooling[p->cooling];
+		int64_t current;
+
+		rc = stock_cooling_state(s, c, &current);
+		if (rc < 0)
+			return tp_error_set(err, rc, "cannot read cur_state of cooling_device%d: %s",
+					    c->id, strerror(-rc));
+		return set_limit(s, st, ENTRY_COOLING, c->id, current, 0, err);
+	}
+	int64_t current;
+
+	rc = stock_policy_scaling_max(s, p, &current);
+	if (rc < 0)
+		return tp_error_set(err, rc, "cannot read scaling_max_freq of cpu %d: %s", p->id,
+				    strerror(-rc));
+	return set_limit(s, st, ENTRY_SCALING, p->id, current, p->hw_max_khz, err);
 }
 
 int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, struct tp_error *err)
