@@ -2,7 +2,7 @@
 /*
  * The interactive shell: libcli over the command table.
  *
- * libcli traps handled here (GUIDE section 4): cli_loop needs one read-write fd and
+ * libcli traps handled here: cli_loop needs one read-write fd and
  * closes it (it gets a dup of the terminal), only '\r' ends a line (the terminal is
  * put in raw mode and telnet negotiation is off), and prefixes are only checked for
  * ambiguity after the privilege has been toggled once.

@@ -234,7 +234,7 @@ int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_e
 	cpufreq_file(s, cpu, "scaling_max_freq", path, sizeof(path));
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)khz);
 	if (s->real_root) {
-		/* -ENODEV for every failure: errno says which (GUIDE 4) */
+		/* -ENODEV for every failure: errno says which (libcpupower's setters) */
 		errno = 0;
 		if (cpufreq_modify_policy_max((unsigned)cpu, (unsigned long)khz) == 0)
 			return 0;

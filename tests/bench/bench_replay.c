@@ -27,7 +27,7 @@
 #define T0 10000000000ull
 #define TICK 4000000ull
 
-/* ---- baseline only: local copies of the arithmetic (GUIDE section 2) ---------------- */
+/* ---- baseline only: local copies of the arithmetic (docs/algorithms.md) ------------- */
 
 static const uint32_t yN_inv[32] = {
 	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6, 0xe0ccdeeb, 0xdbfbb796,

@@ -6,7 +6,7 @@
  *
  *  - through the thermpress backend plugins, loaded with the library's plugin
  *    loader (tp_plugins_load, tp_avg_*), when built with -DTP_WITH_LIBRARY;
- *  - always through the reference implementation of GUIDE section 2 below.
+ *  - always through the reference implementation of docs/algorithms.md below.
  *
  * usage: tp-replay [--plugins DIR] LOG...
  *        tp-replay --selftest
@@ -24,7 +24,7 @@
 #include <thermpress/thermpress.h>
 #endif
 
-/* ---- reference: GUIDE section 2 -------------------------------------------- */
+/* ---- reference: docs/algorithms.md ---------------------------------------- */
 
 #define LOAD_AVG_PERIOD 32
 #define LOAD_AVG_MAX 47742
@@ -293,7 +293,7 @@ static int replay(const char *path)
 	return ret;
 }
 
-/* The reference against the check values of GUIDE section 2 */
+/* The reference against the check values of docs/algorithms.md */
 static int selftest(void)
 {
 	static const struct { unsigned int ms; uint64_t avg; } check[] = {
@@ -310,14 +310,14 @@ static int selftest(void)
 
 		if (i < sizeof(check) / sizeof(check[0]) && check[i].ms == k * 4) {
 			if (avg != check[i].avg) {
-				fprintf(stderr, "selftest: pelt at %u ms gives %" PRIu64 ", GUIDE %" PRIu64 "\n",
+				fprintf(stderr, "selftest: pelt at %u ms gives %" PRIu64 ", expected %" PRIu64 "\n",
 					k * 4, avg, check[i].avg);
 				bad++;
 			}
 			i++;
 		}
 	}
-	printf("  %s replay selftest: reference pelt against the GUIDE check values\n",
+	printf("  %s replay selftest: reference pelt against the check values of docs/algorithms.md\n",
 	       bad ? "FAIL" : "ok");
 	return bad ? 1 : 0;
 }

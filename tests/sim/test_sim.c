@@ -190,7 +190,7 @@ static void test_bad_options(void **state)
 	assert_null(tp_sim_scenarios()[1]);
 }
 
-/* ---- the virtual clock against GUIDE section 2's check values ------------------- */
+/* ---- the virtual clock against docs/algorithms.md's check values ------------------ */
 
 static void test_pelt_check_values(void **state)
 {
