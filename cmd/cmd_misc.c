@@ -83,7 +83,8 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 		out_printf(ctx, "  %s\n", name);
 		out_wrapped(ctx, 6, o->help);
 	}
-	out_printf(ctx, "\nexit status: 0 success, 1 failure, 2 usage error.\n");
+	out_printf(ctx, "\nexit status: 0 success, 1 failure, 2 usage error, 128+N ended by signal N "
+		   "(after putting back what it changed).\n");
 	out_printf(ctx, "See 'thermpress help COMMAND' and thermpress(1).\n");
 }
 
@@ -276,10 +277,17 @@ int print_man(struct cmd_ctx *ctx)
 		{ "EXIT STATUS",
 		  "0 on success, 1 on a runtime failure (no interface, permission denied, the "
 		  "kernel refused, a write error on standard output), 2 on a usage error (unknown "
-		  "command, bad argument, bad CPU list or value).  Bad input changes nothing." },
+		  "command, bad argument, bad CPU list or value).  Bad input changes nothing.  "
+		  "A command that changes caps, the backend or the decay period for a while (cap "
+		  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
+		  "closed output pipe first puts back what it changed, then ends as the signal "
+		  "would (status 128 + the signal's number); after SIGKILL, cap restore undoes "
+		  "it (docs/state.md)." },
 		{ "ENVIRONMENT",
 		  "THERMPRESS_ROOT: the root directory when --root is not given.  "
-		  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from." },
+		  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "
+		  "THERMPRESS_STATE_DIR: a private directory (the user's own, mode 0700) for "
+		  "the state files that cap restore reads." },
 	};
 
 	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", TP_VERSION);
