@@ -25,6 +25,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 #define TP_BACKEND_ABI_VERSION 1u
 #define TP_BACKEND_ENTRY_SYMBOL "thermpress_backend_entry"
 
@@ -68,6 +71,8 @@ struct tp_backend_ops {
 };
 
 typedef const struct tp_backend_ops *(*tp_backend_entry_fn)(uint32_t host_abi_version);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 #define TP_TRACE_VERSION 1
 
 /* ---- Traces --------------------------------------------------------------- */
@@ -307,6 +310,8 @@ struct tp_play_options {
  */
 int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		    const struct tp_play_options *opts, struct tp_error *err);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 struct tp_outfile;
 
 /* Open path for writing as above.  Nothing is created on error. */
@@ -42,6 +45,8 @@ int tp_outfile_is_atomic(const struct tp_outfile *of);
 int tp_outfile_commit(struct tp_outfile *of, struct tp_error *err);
 /* Give up: close, remove the temporary file if there is one, free of.  NULL is fine. */
 void tp_outfile_discard(struct tp_outfile *of);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 /* What the running kernel does with a frequency cap (core/stock/README.md). */
 enum tp_stock_model {
 	/* No thermal pressure reaches the scheduler: kernel < 5.7, or an architecture
@@ -120,6 +123,8 @@ int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method meth
  * cannot be written back stays recorded and the call fails naming it.
  */
 int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

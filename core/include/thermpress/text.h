@@ -20,6 +20,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 /* What tp_utf8_next gives for an ill-formed subpart (not a code point). */
 #define TP_UTF8_BAD 0x110000u
 /* U+FFFD REPLACEMENT CHARACTER in UTF-8. */
@@ -55,6 +58,8 @@ char *tp_text_terminal_dup(const char *s, unsigned flags);
 size_t tp_text_json(char *dst, size_t size, const char *s, size_t len);
 /* The same into a malloc'ed string (*out_len: its length); NULL when out of memory. */
 char *tp_text_json_dup(const char *s, size_t len, size_t *out_len);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

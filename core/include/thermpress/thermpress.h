@@ -22,6 +22,9 @@
 extern "C" {
 #endif
 
+/* the public API: exported from libthermpress, built with hidden visibility */
+#pragma GCC visibility push(default)
+
 #define TP_NONE (-1)
 #define TP_MAX_CPUS 8192
 #define TP_NAME_MAX 32
@@ -312,6 +315,8 @@ void tp_avg_fini(struct tp_avg *avg);
 /* Fill err (if not NULL) and return code (a negative errno). */
 int tp_error_set(struct tp_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
