@@ -7,6 +7,10 @@
 # - cap hold puts back an earlier cap set.
 # Exit 77 (skip) only when FUSE cannot be used here.
 set -euo pipefail
+# The signals sent below must reach thermpress as they would from a terminal, whatever
+# this script inherited (nohup ignores SIGHUP, a background job SIGINT and SIGQUIT).
+[ -n "${THERMPRESS_SIGNALS_DEFAULT:-}" ] ||
+	THERMPRESS_SIGNALS_DEFAULT=1 exec env --default-signal=HUP,INT,QUIT,TERM bash "$0" "$@"
 source "$(dirname "$0")/lib.sh"
 
 if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then

@@ -43,6 +43,12 @@ SIGNUM = {"INT": signal.SIGINT, "TERM": signal.SIGTERM, "HUP": signal.SIGHUP,
 ROUND_TIMEOUT = 10.0	# seconds a command may take to end after its signal
 
 
+def default_signals():
+    """In the child: the signals the test sends act as from a terminal, whatever this
+    test inherited (nohup ignores SIGHUP, a background job SIGINT and SIGQUIT)."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+
 def tp(root, *args, check=True):
     """Run thermpress --root ROOT ARGS to completion: (rc, stdout, stderr).  These are the
     round's helpers (state, prior state, cap restore), not the commands under test."""
@@ -322,7 +328,7 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, tp_exe, keep, log, verbose):
     rfd, wfd = os.pipe()
     with open(errpath, "w") as err:
         t0 = time.monotonic()
-        p = subprocess.Popen([TP, "--root", root.path, *args], env=root.env,
+        p = subprocess.Popen([TP, "--root", root.path, *args], env=root.env, preexec_fn=default_signals,
                              stdin=subprocess.DEVNULL, stdout=wfd, stderr=err)
     os.close(wfd)
     # we hold the reading end of its standard output until the moment comes (PIPE: then
@@ -421,7 +427,7 @@ def serve(tmp, env):
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
     errf = open(os.path.join(tmp, "serve.err"), "w")
-    p = subprocess.Popen([TP, "sim", "serve", "--preset", "hikey960", mnt], env=env,
+    p = subprocess.Popen([TP, "sim", "serve", "--preset", "hikey960", mnt], env=env, preexec_fn=default_signals,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errf)
     version = os.path.join(mnt, "sys/kernel/debug/sched/thermal_pressure/version")
     for _ in range(200):

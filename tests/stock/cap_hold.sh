@@ -5,6 +5,10 @@
 # and ends as the signal would; a hold puts back an earlier `cap set`; kill -9 leaves
 # the limits for `cap restore`; the state file survives damage and is not attackable.
 # Usage: cap_hold.sh THERMPRESS FIXTURES_DIR.
+# The signals sent below must reach thermpress as they would from a terminal, whatever
+# this script inherited (nohup ignores SIGHUP, a background job SIGINT and SIGQUIT).
+[ -n "${THERMPRESS_SIGNALS_DEFAULT:-}" ] ||
+	THERMPRESS_SIGNALS_DEFAULT=1 exec env --default-signal=HUP,INT,QUIT,TERM bash "$0" "$@"
 T=$(realpath "$1")
 FIX=$(realpath "$2")
 pass=0 fail=0
