@@ -18,10 +18,48 @@
 
 extern char **environ;
 
-#define USAGE "bench [--backends LIST] [--decay LIST] [--runs N] [--profile PROFILE] " \
-	      "[--json] -- COMMAND ..."
 #define MAX_CONFIGS TP_REPLAY_MAX_BACKENDS
 #define MAX_RUNS 1000
+
+enum { OPT_BACKENDS, OPT_DECAY, OPT_RUNS, OPT_PROFILE };
+static const struct cmd_arg bench_opts[] = {
+	[OPT_BACKENDS] = { .name = "--backends", .kind = &kind_backend_list, .value_name = "LIST",
+			   .values = (const char *const[]){ "instant,pelt,decay", NULL },
+			   .flags = ARG_REPEAT,
+			   .help = "the backends (default instant,pelt,decay; NAME:MS names one "
+				   "decay period)" },
+	[OPT_DECAY] = { .name = "--decay", .kind = &kind_text, .value_name = "LIST",
+			.values = (const char *const[]){ "125,250,500", NULL }, .flags = ARG_REPEAT,
+			.help = "the decay periods in ms (default 125,250,500)" },
+	[OPT_RUNS] = { .name = "--runs", .kind = &kind_int, .value_name = "N", .min = 1,
+		       .max = MAX_RUNS, .flags = ARG_REPEAT,
+		       .help = "runs per configuration (default 10)" },
+	[OPT_PROFILE] = { .name = "--profile", .kind = &kind_file, .value_name = "PROFILE",
+			  .flags = ARG_REPEAT, .help = "a cap profile played alongside every run" },
+	{ 0 },
+};
+static const struct cmd_arg bench_pos[] = {
+	{ .name = "COMMAND", .kind = &kind_words, .flags = ARG_AFTER_DASHES,
+	  .help = "the workload, run with its standard output discarded" },
+	{ 0 },
+};
+
+/* One benchmark: the configurations, the state to put back, the times measured. */
+struct bench {
+	struct tp_replay_backend cfg[MAX_CONFIGS];
+	size_t ncfg, done_cfg;
+	struct tp_backend_info info[TP_MAX_BACKENDS];
+	size_t ninfo;
+	char orig[TP_NAME_MAX];		/* the backend in force before, and its decay */
+	int64_t orig_decay;
+	struct tp_profile prof;
+	const char *profile;
+	bool vclock;
+	char **command;
+	long runs;
+	double *times;			/* [config * runs + run] */
+	double mean[MAX_CONFIGS], sd[MAX_CONFIGS];
+};
 
 struct player {
 	struct tp_source *src;
@@ -192,198 +230,201 @@ static int build_configs(struct cmd_ctx *ctx, const char *backends, const char *
 	return 0;
 }
 
-static int exec_bench(struct cmd_ctx *ctx, int argc, char **argv)
+/* The configurations, the profile, the backend in force; 0 or an exit status. */
+static int bench_prepare(struct cmd_ctx *ctx, const struct cmd_args *args, struct bench *bn)
 {
-	const char *backends = "instant,pelt,decay", *decays = "125,250,500", *profile = NULL, *v;
-	struct tp_replay_backend cfg[MAX_CONFIGS];
-	struct tp_backend_info info[TP_MAX_BACKENDS];
-	struct tp_profile prof = { 0 };
+	const struct cmd_parsed *o = args->opt;
 	struct tp_error err = { 0 };
-	char **command = NULL, orig[TP_NAME_MAX] = "";
-	double *times = NULL, mean[MAX_CONFIGS], sd[MAX_CONFIGS];
-	size_t ncfg = 0, ninfo = 0, done_cfg = 0;
-	long runs = 10;
-	int64_t orig_decay = 0;
-	int status = 0, rc;
-	bool vclock = false;
+	int status, rc;
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			command = i + 1 < argc ? argv + i + 1 : NULL;
-			break;
-		} else if (cmd_is_option(a, "--backends")) {
-			if (!(backends = cmd_option_value(ctx, "bench", argc, argv, &i, "--backends",
-							  &status)))
-				return status;
-		} else if (cmd_is_option(a, "--decay")) {
-			if (!(decays = cmd_option_value(ctx, "bench", argc, argv, &i, "--decay",
-							&status)))
-				return status;
-		} else if (cmd_is_option(a, "--runs")) {
-			char *end;
-
-			if (!(v = cmd_option_value(ctx, "bench", argc, argv, &i, "--runs", &status)))
-				return status;
-			errno = 0;
-			runs = strtol(v, &end, 10);
-			if (errno || *end || end == v || runs < 1 || runs > MAX_RUNS)
-				return cmd_error(ctx, EXIT_USAGE, "bench: invalid number of runs '%s' "
-						 "(1..%d)", v, MAX_RUNS);
-		} else if (cmd_is_option(a, "--profile")) {
-			if (!(profile = cmd_option_value(ctx, "bench", argc, argv, &i, "--profile",
-							 &status)))
-				return status;
-		} else {
-			return cmd_error(ctx, EXIT_USAGE, "bench: unexpected argument '%s' (usage: %s)",
-					 a, USAGE);
-		}
-	}
-	if (!command)
-		return cmd_error(ctx, EXIT_USAGE, "bench: missing -- COMMAND (usage: %s)", USAGE);
+	bn->command = args->words;
+	bn->runs = o[OPT_RUNS].given ? (long)o[OPT_RUNS].v.i : 10;
+	bn->profile = o[OPT_PROFILE].text;
 	if (!ctx_source(ctx))
 		return ctx->status;
-	if ((status = build_configs(ctx, backends, decays, cfg, &ncfg)))
+	if ((status = build_configs(ctx, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text :
+				    "instant,pelt,decay", o[OPT_DECAY].given ? o[OPT_DECAY].text :
+				    "125,250,500", bn->cfg, &bn->ncfg)))
 		return status;
-	if (profile && (status = exp_load_profile(ctx, profile, &prof)))
+	if (bn->profile && (status = exp_load_profile(ctx, bn->profile, &bn->prof)))
 		return status;
-	vclock = profile && exp_any_virtual_clock(ctx);
-	rc = tp_backend_list(ctx->src, info, TP_MAX_BACKENDS, &ninfo, &err);
-	if (rc < 0) {
-		status = cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
-		goto done;
-	}
-	for (size_t i = 0; i < ninfo; i++)
-		if (info[i].active) {
-			snprintf(orig, sizeof(orig), "%.31s", info[i].name);
-			orig_decay = info[i].decay_ms;
-		}
-	times = calloc((size_t)runs * ncfg, sizeof(*times));
-	if (!times) {
-		status = cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-		goto done;
-	}
-
-	/* from here on a signal only sets exp_stop: the loop ends and everything is put back */
-	exp_signals_install();
-	rc = tp_source_journal(ctx->src, &err);
+	bn->vclock = bn->profile && exp_any_virtual_clock(ctx);
+	rc = tp_backend_list(ctx->src, bn->info, TP_MAX_BACKENDS, &bn->ninfo, &err);
 	if (rc < 0)
-		status = cmd_tp_error(ctx, rc, &err);
-	if (!status)
-		status = learn_decay_periods(ctx, cfg, ncfg, info, ninfo);
-	for (size_t c = 0; c < ncfg && !status && !exp_stop; c++) {
-		rc = tp_backend_set(ctx->src, cfg[c].ops->name,
-				    cfg[c].ops->decay_max_ms ? cfg[c].decay_ms : 0, &err);
-		if (rc < 0) {
-			status = cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
-			break;
+		return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
+	for (size_t i = 0; i < bn->ninfo; i++)
+		if (bn->info[i].active) {
+			snprintf(bn->orig, sizeof(bn->orig), "%.31s", bn->info[i].name);
+			bn->orig_decay = bn->info[i].decay_ms;
 		}
-		for (long r = 0; r < runs && !status && !exp_stop; r++) {
-			struct player pl = { .src = ctx->src, .prof = &prof,
-					     .virtual_clock = vclock };
-			bool playing = false;
+	bn->times = calloc((size_t)bn->runs * bn->ncfg, sizeof(*bn->times));
+	if (!bn->times)
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	return 0;
+}
 
-			if (profile) {
-				if (pthread_create(&pl.thread, NULL, play_thread, &pl)) {
-					status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot start the "
-							   "profile player");
-					break;
-				}
-				playing = true;
-			}
-			status = run_once(ctx, command, &times[c * (size_t)runs + (size_t)r]);
-			if (playing) {
-				pl.stop = 1;
-				pthread_join(pl.thread, NULL);
-				if (pl.rc < 0 && !status)
-					status = cmd_error(ctx, EXIT_RUNTIME, "bench: cap profile: %s",
-							   pl.err.msg);
-			}
-		}
+/* One run of the workload, with the profile played alongside; 0 or an exit status. */
+static int bench_run(struct cmd_ctx *ctx, struct bench *bn, double *secs)
+{
+	struct player pl = { .src = ctx->src, .prof = &bn->prof, .virtual_clock = bn->vclock };
+	int status;
+
+	if (bn->profile && pthread_create(&pl.thread, NULL, play_thread, &pl))
+		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot start the profile player");
+	status = run_once(ctx, bn->command, secs);
+	if (bn->profile) {
+		pl.stop = 1;
+		pthread_join(pl.thread, NULL);
+		if (pl.rc < 0 && !status)
+			status = cmd_error(ctx, EXIT_RUNTIME, "bench: cap profile: %s", pl.err.msg);
+	}
+	return status;
+}
+
+/* The mean and standard deviation of configuration c's runs. */
+static void bench_stats(struct bench *bn, size_t c)
+{
+	const double *t = &bn->times[c * (size_t)bn->runs];
+	double sum = 0, sq = 0;
+
+	for (long r = 0; r < bn->runs; r++)
+		sum += t[r];
+	bn->mean[c] = sum / (double)bn->runs;
+	for (long r = 0; r < bn->runs; r++)
+		sq += (t[r] - bn->mean[c]) * (t[r] - bn->mean[c]);
+	bn->sd[c] = bn->runs > 1 ? root(sq / (double)(bn->runs - 1)) : 0;
+}
+
+/* Every configuration, until done, a failure or a stop signal; 0 or an exit status. */
+static int bench_loop(struct cmd_ctx *ctx, struct bench *bn)
+{
+	struct tp_error err = { 0 };
+	int status = 0, rc = tp_source_journal(ctx->src, &err);
+
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, &err);
+	status = learn_decay_periods(ctx, bn->cfg, bn->ncfg, bn->info, bn->ninfo);
+	for (size_t c = 0; c < bn->ncfg && !status && !exp_stop; c++) {
+		const struct tp_replay_backend *cfg = &bn->cfg[c];
+
+		rc = tp_backend_set(ctx->src, cfg->ops->name,
+				    cfg->ops->decay_max_ms ? cfg->decay_ms : 0, &err);
+		if (rc < 0)
+			return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
+		for (long r = 0; r < bn->runs && !status && !exp_stop; r++)
+			status = bench_run(ctx, bn, &bn->times[c * (size_t)bn->runs + (size_t)r]);
 		if (status || exp_stop)
 			break;
-		double sum = 0, sq = 0;
-		for (long r = 0; r < runs; r++)
-			sum += times[c * (size_t)runs + (size_t)r];
-		mean[c] = sum / (double)runs;
-		for (long r = 0; r < runs; r++) {
-			double dv = times[c * (size_t)runs + (size_t)r] - mean[c];
-			sq += dv * dv;
-		}
-		sd[c] = runs > 1 ? root(sq / (double)(runs - 1)) : 0;
-		done_cfg = c + 1;
+		bench_stats(bn, c);
+		bn->done_cfg = c + 1;
 	}
-	/* the decay periods known before (each backend keeps its own), then the backend */
-	for (size_t i = 0; i < ninfo && orig[0]; i++)
-		if (touches(cfg, ncfg, info[i].name) && !info[i].active && info[i].decay_ms > 0 &&
-		    info[i].decay_max_ms)
-			tp_backend_set(ctx->src, info[i].name, (uint32_t)info[i].decay_ms, NULL);
-	if (orig[0]) {
-		struct tp_error e2 = { 0 };
+	return status;
+}
 
-		rc = tp_backend_set(ctx->src, orig, orig_decay > 0 ? (uint32_t)orig_decay : 0, &e2);
-		if (rc < 0 && !status)
-			status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot restore backend %s: %s",
-					   orig, e2.msg);
+/* The decay periods known before (each backend keeps its own), then the backend. */
+static int bench_restore(struct cmd_ctx *ctx, struct bench *bn, int status)
+{
+	struct tp_error err = { 0 };
+
+	if (!bn->orig[0])
+		return status;
+	for (size_t i = 0; i < bn->ninfo; i++)
+		if (touches(bn->cfg, bn->ncfg, bn->info[i].name) && !bn->info[i].active &&
+		    bn->info[i].decay_ms > 0 && bn->info[i].decay_max_ms)
+			tp_backend_set(ctx->src, bn->info[i].name, (uint32_t)bn->info[i].decay_ms,
+				       NULL);
+	if (tp_backend_set(ctx->src, bn->orig, bn->orig_decay > 0 ? (uint32_t)bn->orig_decay : 0,
+			   &err) < 0 && !status)
+		status = cmd_error(ctx, EXIT_RUNTIME, "bench: cannot restore backend %s: %s",
+				   bn->orig, err.msg);
+	return status;
+}
+
+static void bench_print_json(struct cmd_ctx *ctx, const struct bench *bn)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *cmdv = json_object_new_array();
+
+	json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
+	json_object_object_add(o, "source", json_object_new_string(tp_source_describe(ctx->src)));
+	for (char **w = bn->command; *w; w++)
+		json_object_array_add(cmdv, json_object_new_string(*w));
+	json_object_object_add(o, "command", cmdv);
+	json_object_object_add(o, "runs", json_object_new_int64(bn->runs));
+	json_object_object_add(o, "profile", bn->profile ? json_object_new_string(bn->profile)
+							 : NULL);
+	for (size_t c = 0; c < bn->done_cfg; c++) {
+		struct json_object *j = json_object_new_object(), *t = json_object_new_array();
+		const struct tp_replay_backend *cfg = &bn->cfg[c];
+
+		json_object_object_add(j, "backend", json_object_new_string(cfg->ops->name));
+		json_object_object_add(j, "decay_ms", cfg->ops->decay_max_ms ?
+				       json_object_new_int64(cfg->decay_ms) : NULL);
+		json_object_object_add(j, "label", json_object_new_string(cfg->label));
+		for (long r = 0; r < bn->runs; r++)
+			json_object_array_add(t, json_object_new_double(
+						      bn->times[c * (size_t)bn->runs + (size_t)r]));
+		json_object_object_add(j, "times_s", t);
+		json_object_object_add(j, "mean_s", json_object_new_double(bn->mean[c]));
+		json_object_object_add(j, "stddev_pct", json_object_new_double(
+				       bn->mean[c] > 0 ? 100 * bn->sd[c] / bn->mean[c] : 0));
+		json_object_array_add(arr, j);
 	}
+	json_object_object_add(o, "configurations", arr);
+	out_json(ctx, o);
+}
+
+static void bench_print_table(struct cmd_ctx *ctx, const struct bench *bn)
+{
+	out_printf(ctx, "%-16s %5s %12s %20s\n", "CONFIGURATION", "RUNS", "MEAN (s)",
+		   "STDDEV (% of mean)");
+	for (size_t c = 0; c < bn->done_cfg; c++)
+		out_printf(ctx, "%-16s %5ld %12.4f %19.2f%%\n", bn->cfg[c].label, bn->runs,
+			   bn->mean[c], bn->mean[c] > 0 ? 100 * bn->sd[c] / bn->mean[c] : 0);
+}
+
+static void bench_free(struct bench *bn)
+{
+	free(bn->times);
+	tp_profile_free(&bn->prof);
+	free(bn);
+}
+
+static int exec_bench(struct cmd_ctx *ctx, const struct cmd_args *args)
+{
+	struct bench *bn = calloc(1, sizeof(*bn));
+	int status;
+
+	if (!bn)
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	status = bench_prepare(ctx, args, bn);
+	if (status) {
+		bench_free(bn);
+		return status;
+	}
+	/* from here on a signal only sets exp_stop: the loop ends and everything is put back */
+	exp_signals_install();
+	status = bench_restore(ctx, bn, bench_loop(ctx, bn));
 	exp_signals_restore();
 	if (exp_stop) {
 		if (exp_stop != SIGPIPE && !status)
 			cmd_error(ctx, EXIT_RUNTIME, "bench: interrupted; the backend, decay and caps were restored");
-		free(times);
-		tp_profile_free(&prof);
-		exp_signals_finish();	/* 128 + signal */
+		bench_free(bn);
+		exp_signals_finish();	/* 128 + signal: does not return */
+		return EXIT_RUNTIME;
 	}
-	if (status)
-		goto done;
-
-	if (ctx->cmd_json) {
-		struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
-		struct json_object *cmdv = json_object_new_array();
-
-		json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
-		json_object_object_add(o, "source", json_object_new_string(
-					       tp_source_describe(ctx->src)));
-		for (char **w = command; *w; w++)
-			json_object_array_add(cmdv, json_object_new_string(*w));
-		json_object_object_add(o, "command", cmdv);
-		json_object_object_add(o, "runs", json_object_new_int64(runs));
-		json_object_object_add(o, "profile", profile ? json_object_new_string(profile) : NULL);
-		for (size_t c = 0; c < done_cfg; c++) {
-			struct json_object *j = json_object_new_object(), *t = json_object_new_array();
-
-			json_object_object_add(j, "backend", json_object_new_string(cfg[c].ops->name));
-			json_object_object_add(j, "decay_ms", cfg[c].ops->decay_max_ms ?
-					       json_object_new_int64(cfg[c].decay_ms) : NULL);
-			json_object_object_add(j, "label", json_object_new_string(cfg[c].label));
-			for (long r = 0; r < runs; r++)
-				json_object_array_add(t, json_object_new_double(
-							      times[c * (size_t)runs + (size_t)r]));
-			json_object_object_add(j, "times_s", t);
-			json_object_object_add(j, "mean_s", json_object_new_double(mean[c]));
-			json_object_object_add(j, "stddev_pct", json_object_new_double(
-					       mean[c] > 0 ? 100 * sd[c] / mean[c] : 0));
-			json_object_array_add(arr, j);
-		}
-		json_object_object_add(o, "configurations", arr);
-		out_json(ctx, o);
-	} else {
-		out_printf(ctx, "%-16s %5s %12s %20s\n", "CONFIGURATION", "RUNS", "MEAN (s)",
-			   "STDDEV (% of mean)");
-		for (size_t c = 0; c < done_cfg; c++)
-			out_printf(ctx, "%-16s %5ld %12.4f %19.2f%%\n", cfg[c].label, runs, mean[c],
-				   mean[c] > 0 ? 100 * sd[c] / mean[c] : 0);
-	}
-done:
-	free(times);
-	tp_profile_free(&prof);
+	if (!status && ctx->cmd_json)
+		bench_print_json(ctx, bn);
+	else if (!status)
+		bench_print_table(ctx, bn);
+	bench_free(bn);
 	return status;
 }
 
 const struct cmd_entry cmd_bench_entry = {
 	.path = "bench",
-	.args = "[--backends LIST] [--decay LIST] [--runs N] [--profile PROFILE] -- COMMAND ...",
+	.pos = bench_pos,
+	.opts = bench_opts,
 	.summary = "time a workload under each backend and decay period",
 	.help = "For each configuration, switches the backend and decay period, then runs "
 		"COMMAND --runs times (default 10) with its standard output discarded, and prints "
@@ -402,7 +443,6 @@ const struct cmd_entry cmd_bench_entry = {
 		"recorded in a state file first, so that `cap restore` undoes what a killed bench "
 		"left behind.  Against the "
 		"simulator it is a full dry run.",
-	.min_args = 1, .max_args = -1,
 	.flags = CMD_JSON | CMD_NO_SHELL,
 	.exec = exec_bench,
 };

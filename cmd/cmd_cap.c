@@ -6,106 +6,73 @@
 
 #include "commands.h"
 
-/*
- * Split argv into the positional words (want of them) and --via METHOD, with the
- * messages cmd_run_entry() gives for a wrong count.  0 or EXIT_USAGE (reported).
- */
-static int split_via(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
-		     char **pos, int want, const char **via)
+int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via)
 {
-	int n = 0;
-
-	*via = NULL;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--via") == 0) {
-			if (i + 1 == argc)
-				return cmd_error(ctx, EXIT_USAGE,
-						 "%s: --via needs a value (scaling_max_freq or cooling)",
-						 e->path);
-			if (*via)
-				return cmd_error(ctx, EXIT_USAGE, "%s: --via given twice", e->path);
-			*via = argv[++i];
-		} else if (n < want) {
-			pos[n++] = argv[i];
-		} else {
-			return cmd_error(ctx, EXIT_USAGE, "%s: unexpected argument '%s' (usage: %s %s)",
-					 e->path, argv[i], e->path, e->args);
-		}
-	}
-	if (n < want)
-		return cmd_error(ctx, EXIT_USAGE, "%s: missing argument (usage: %s %s)", e->path,
-				 e->path, e->args);
-	return 0;
-}
-
-/*
- * Apply --via METHOD: parsed first, then refused on a source that is not a stock
- * kernel (a usage error), then chosen.  0 or an exit status (reported).
- */
-static int apply_via(struct cmd_ctx *ctx, const char *via)
-{
-	enum tp_stock_cap_method method;
 	struct tp_error err = { 0 };
 	int rc;
 
-	if (!via)
+	if (!via->given)
 		return 0;
-	rc = tp_stock_cap_method_parse(via, &method, &err);
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+	if (!ctx_source(ctx))
+		return ctx->status;
 	if (tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
-		return cmd_error(ctx, EXIT_USAGE,
-				 "--via only applies to a stock kernel (this is %s)",
-				 tp_source_describe(ctx->src));
-	rc = tp_stock_set_cap_method(ctx->src, method, &err);
+		return cmd_usage_error(ctx, "--via only applies to a stock kernel (this is %s)",
+				       tp_source_describe(ctx->src));
+	rc = tp_stock_set_cap_method(ctx->src, (enum tp_stock_cap_method)via->v.i, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	return 0;
 }
 
-static int exec_cap_set(struct cmd_ctx *ctx, int argc, char **argv)
+enum { POS_CPULIST, POS_VALUE };
+enum { OPT_VIA };
+
+static const struct cmd_arg cap_set_pos[] = {
+	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
+			  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
+	[POS_VALUE] = { .name = "VALUE", .kind = &kind_cap_value,
+			.help = "a frequency (1800MHz), a capacity (cap=600) or a percentage (60%)" },
+	{ 0 },
+};
+static const struct cmd_arg cap_clear_pos[] = {
+	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
+			  .help = "CPUs: 0-3,6, all, or a frequency domain name" },
+	{ 0 },
+};
+static const struct cmd_arg cap_via_opts[] = {
+	[OPT_VIA] = CMD_OPT_VIA,
+	{ 0 },
+};
+
+static int exec_cap_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_cpuset set;
-	struct tp_cap_value value;
 	struct tp_error err = { 0 };
-	char *pos[2];
-	const char *via;
 	int rc;
 
-	rc = split_via(ctx, &cmd_cap_set_entry, argc, argv, pos, 2, &via);
-	if (rc)
-		return rc;
 	/* Every argument is checked before anything is applied. */
-	rc = ctx_parse_cpus(ctx, pos[0], &set);
+	rc = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
 	if (rc)
 		return rc;
-	rc = tp_parse_cap_value(pos[1], &value, &err);
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
-	rc = apply_via(ctx, via);
+	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
 	if (rc)
 		return rc;
-	rc = tp_cap_set(ctx->src, &set, &value, &err);
+	rc = tp_cap_set(ctx->src, &set, &args->pos[POS_VALUE].v.cap, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	return 0;
 }
 
-static int exec_cap_clear(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_cap_clear(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_cpuset set;
 	struct tp_error err = { 0 };
-	char *pos[1];
-	const char *via;
 	int rc;
 
-	rc = split_via(ctx, &cmd_cap_clear_entry, argc, argv, pos, 1, &via);
+	rc = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
 	if (rc)
 		return rc;
-	rc = ctx_parse_cpus(ctx, pos[0], &set);
-	if (rc)
-		return rc;
-	rc = apply_via(ctx, via);
+	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
 	if (rc)
 		return rc;
 	rc = tp_cap_clear(ctx->src, &set, &err);
@@ -114,37 +81,10 @@ static int exec_cap_clear(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* CPULIST, then (after the positional words) --via and its methods. */
-static void complete_via(int argc, char **argv, int positional, struct cmd_cands *out)
-{
-	if (argc == 0) {
-		cands_add(out, "all");
-	} else if (strcmp(argv[argc - 1], "--via") == 0) {
-		cands_add(out, "scaling_max_freq");
-		cands_add(out, "cooling");
-	} else if (argc >= positional) {
-		bool seen = false;
-		for (int i = 0; i < argc; i++)
-			seen |= strcmp(argv[i], "--via") == 0;
-		if (!seen)
-			cands_add(out, "--via");
-	}
-}
-
-static void complete_cap_set(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
-{
-	complete_via(argc, argv, 2, out);
-}
-
-static void complete_cap_clear(struct cmd_ctx *ctx, int argc, char **argv,
-			       struct cmd_cands *out)
-{
-	complete_via(argc, argv, 1, out);
-}
-
 const struct cmd_entry cmd_cap_set_entry = {
 	.path = "cap set",
-	.args = "CPULIST VALUE [--via scaling_max_freq|cooling]",
+	.pos = cap_set_pos,
+	.opts = cap_via_opts,
 	.summary = "cap the maximum frequency of CPUs",
 	.help = "Caps the maximum frequency of every CPU of CPULIST (0-3,6, all, or a domain name "
 		"such as big) as the cpufreq cooling device would.  VALUE is a frequency "
@@ -156,21 +96,18 @@ const struct cmd_entry cmd_cap_set_entry = {
 		"its cpufreq cooling device's cur_state (--via cooling), and every original limit "
 		"is recorded in a state file first (see cap restore); --via is refused on any "
 		"other source.",
-	.min_args = 2, .max_args = 4,
 	.exec = exec_cap_set,
-	.complete = complete_cap_set,
 };
 
 const struct cmd_entry cmd_cap_clear_entry = {
 	.path = "cap clear",
-	.args = "CPULIST [--via scaling_max_freq|cooling]",
+	.pos = cap_clear_pos,
+	.opts = cap_via_opts,
 	.summary = "remove the frequency cap of CPUs",
 	.help = "Removes the cap of every CPU of CPULIST (0-3,6, all, or a domain name).  On a "
 		"stock kernel the recorded original limits of those CPUs' domains are written "
 		"back (without a record: cpuinfo_max_freq, or cooling state 0 with --via "
 		"cooling); --via names the limit to clear as for cap set and is refused on any "
 		"other source.",
-	.min_args = 1, .max_args = 3,
 	.exec = exec_cap_clear,
-	.complete = complete_cap_clear,
 };

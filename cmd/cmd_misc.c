@@ -37,12 +37,15 @@ static void out_wrapped(struct cmd_ctx *ctx, int indent, const char *text)
 
 static void synopsis(const struct cmd_entry *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", e->path, e->args ? " " : "", e->args ? e->args : "");
+	char args[480];
+
+	args_synopsis(e, args, sizeof(args));
+	snprintf(buf, len, "%s%s%s", e->path, *args ? " " : "", args);
 }
 
 void print_usage(struct cmd_ctx *ctx, bool brief)
 {
-	char syn[160];
+	char syn[512];
 
 	if (ctx->mode != MODE_SHELL) {
 		out_printf(ctx, "usage: thermpress [OPTIONS] COMMAND [ARGS]\n");
@@ -72,60 +75,90 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 		return;
 	out_printf(ctx, "\noptions:\n");
 	for (size_t i = 0; global_options[i].name; i++) {
-		const struct global_option *o = &global_options[i];
-		char name[48];
-		if (!o->arg)
-			snprintf(name, sizeof(name), "%s", o->name);
-		else if (o->arg_optional)
-			snprintf(name, sizeof(name), "%s[=%s]", o->name, o->arg);
-		else
-			snprintf(name, sizeof(name), "%s %s", o->name, o->arg);
+		char name[128];
+
+		args_option_label(&global_options[i], name, sizeof(name));
 		out_printf(ctx, "  %s\n", name);
-		out_wrapped(ctx, 6, o->help);
+		out_wrapped(ctx, 6, global_options[i].help);
 	}
 	out_printf(ctx, "\nexit status: 0 success, 1 failure, 2 usage error, 128+N ended by signal N "
 		   "(after putting back what it changed).\n");
 	out_printf(ctx, "See 'thermpress help COMMAND' and thermpress(1).\n");
 }
 
-static int exec_help(struct cmd_ctx *ctx, int argc, char **argv)
+/* "help cap": the commands of a group; false if there are none. */
+static bool help_group(struct cmd_ctx *ctx, const char *path)
+{
+	size_t pl = strlen(path);
+	char syn[512];
+	bool any = false;
+
+	for (size_t i = 0; cmd_table[i]; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+
+		if ((e->flags & CMD_HIDDEN) || strncmp(e->path, path, pl) || e->path[pl] != ' ')
+			continue;
+		synopsis(e, syn, sizeof(syn));
+		out_printf(ctx, "%s%s\n", ctx->mode == MODE_SHELL ? "" : "thermpress ", syn);
+		out_wrapped(ctx, 4, e->summary);
+		any = true;
+	}
+	return any;
+}
+
+/* The arguments and options of e, one label and help line each. */
+static void help_arguments(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+	const struct cmd_arg *a;
+	char label[160];
+
+	if (e->pos && e->pos->name)
+		out_printf(ctx, "\narguments:\n");
+	for (a = e->pos; a && a->name; a++) {
+		out_printf(ctx, "  %s%s\n", (a->flags & ARG_AFTER_DASHES) ? "-- " : "", a->name);
+		out_wrapped(ctx, 6, a->help);
+	}
+	if (args_option(e, 0))
+		out_printf(ctx, "\noptions:\n");
+	for (size_t i = 0; (a = args_option(e, i)); i++) {
+		args_option_label(a, label, sizeof(label));
+		out_printf(ctx, "  %s\n", label);
+		out_wrapped(ctx, 6, a->help);
+	}
+}
+
+void print_command_help(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+	char syn[512];
+
+	synopsis(e, syn, sizeof(syn));
+	out_printf(ctx, "usage: %s%s\n\n", ctx->mode == MODE_SHELL ? "" : "thermpress [OPTIONS] ",
+		   syn);
+	out_wrapped(ctx, 2, e->summary);
+	out_printf(ctx, "\n");
+	out_wrapped(ctx, 2, e->help);
+	help_arguments(ctx, e);
+}
+
+static int exec_help(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct cmd_match m;
-	char msg[512], syn[160];
+	char msg[512];
 
-	if (!argc) {
+	if (!args->nwords) {
 		print_usage(ctx, false);
 		return 0;
 	}
-	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg))) {
+	if (cmd_resolve(args->nwords, args->words, &m, msg, sizeof(msg))) {
 		/* A group ("help cap"): list its commands. */
-		if (m.consumed == argc && *m.path) {
-			bool any = false;
-			for (size_t i = 0; cmd_table[i]; i++) {
-				const struct cmd_entry *e = cmd_table[i];
-				size_t pl = strlen(m.path);
-				if ((e->flags & CMD_HIDDEN) || strncmp(e->path, m.path, pl) ||
-				    e->path[pl] != ' ')
-					continue;
-				synopsis(e, syn, sizeof(syn));
-				out_printf(ctx, "%s%s\n", ctx->mode == MODE_SHELL ? "" : "thermpress ", syn);
-				out_wrapped(ctx, 4, e->summary);
-				any = true;
-			}
-			if (any)
-				return 0;
-		}
+		if (m.consumed == args->nwords && *m.path && help_group(ctx, m.path))
+			return 0;
 		return cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	}
-	if (m.consumed < argc)
+	if (m.consumed < args->nwords)
 		return cmd_error(ctx, EXIT_USAGE, "unknown command '%s %s' (see 'thermpress help')",
-				 m.path, argv[m.consumed]);
-	synopsis(m.entry, syn, sizeof(syn));
-	out_printf(ctx, "usage: %s%s\n\n", ctx->mode == MODE_SHELL ? "" : "thermpress [OPTIONS] ",
-		   syn);
-	out_wrapped(ctx, 2, m.entry->summary);
-	out_printf(ctx, "\n");
-	out_wrapped(ctx, 2, m.entry->help);
+				 m.path, args->words[m.consumed]);
+	print_command_help(ctx, m.entry);
 	return 0;
 }
 
@@ -159,7 +192,7 @@ static const char *walk(int argc, char **argv, char *path, size_t len, int *used
 	return path;
 }
 
-static void complete_help(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
+void complete_command_words(int argc, char **argv, struct cmd_cands *out)
 {
 	char path[160];
 	int used;
@@ -169,204 +202,149 @@ static void complete_help(struct cmd_ctx *ctx, int argc, char **argv, struct cmd
 		cmd_children(path, false, out);
 }
 
-static const struct global_option *find_global(const char *arg)
+/* The global option word names, or NULL; *value: after '=' or NULL. */
+static const struct cmd_arg *find_global(const char *word, const char **value)
 {
-	for (size_t i = 0; global_options[i].name; i++) {
-		size_t nl = strlen(global_options[i].name);
-		if (!strncmp(arg, global_options[i].name, nl) && (arg[nl] == '\0' || arg[nl] == '='))
+	for (size_t i = 0; global_options[i].name; i++)
+		if (args_match(&global_options[i], word, value) >= 0)
 			return &global_options[i];
-	}
 	return NULL;
+}
+
+/* A global option as completion sees it: --root and --sim choose the source whose
+ * CPU domains are offered. */
+static void apply_global(struct cmd_ctx *ctx, const struct cmd_arg *o, const char *value)
+{
+	if (o == &global_options[GOPT_ROOT]) {
+		ctx->opts.root = value;
+	} else if (o == &global_options[GOPT_SIM]) {
+		ctx->opts.kind = TP_SOURCE_SIM;
+		ctx->opts.sim_preset = value;
+	}
+}
+
+/*
+ * Skip the global options at the start of the words; the index of the first word after
+ * them, or -1 when nothing is to be completed after them or the partial word is the
+ * value of the option *pending.
+ */
+static int skip_globals(struct cmd_ctx *ctx, int argc, char **argv, const struct cmd_arg **pending)
+{
+	int i = 0;
+
+	*pending = NULL;
+	while (i < argc && argv[i][0] == '-') {
+		const char *value;
+		const struct cmd_arg *o = find_global(argv[i], &value);
+
+		if (o && o->kind && !value && !(o->flags & ARG_VALUE_INLINE)) {
+			if (i + 1 == argc) {
+				*pending = o;
+				return -1;
+			}
+			value = argv[++i];
+		}
+		if (o == &global_options[GOPT_FILE])
+			return -1;	/* a script takes no command */
+		if (o)
+			apply_global(ctx, o, value);
+		i++;
+	}
+	return i;
+}
+
+/* "--sim=PRE": the option's values after "--sim=". */
+static void complete_inline_value(struct cmd_ctx *ctx, const char *partial, struct cmd_cands *out)
+{
+	const char *value;
+	const struct cmd_arg *o = find_global(partial, &value);
+	struct cmd_cands vals = { 0 };
+	char word[256];
+
+	if (!o || !value || !o->kind || !o->kind->complete)
+		return;
+	o->kind->complete(ctx, o, 0, NULL, &vals);
+	for (size_t k = 0; k < vals.n; k++) {
+		snprintf(word, sizeof(word), "%.*s%s", (int)(value - partial), partial, vals.v[k]);
+		cands_add(out, vals.v[k][0] == ':' ? vals.v[k] : word);
+	}
+	cands_free(&vals);
+}
+
+/* The candidates after the global options: command words, then the command's own. */
+static void complete_command_line(struct cmd_ctx *ctx, int argc, char **argv,
+				  const char *partial, struct cmd_cands *out)
+{
+	char path[160];
+	int used;
+
+	walk(argc, argv, path, sizeof(path), &used);
+	const struct cmd_entry *e = cmd_find(path);
+	if (used == argc)
+		cmd_children(path, false, out);
+	if (e && !(e->flags & CMD_HIDDEN))
+		args_complete(ctx, e, argc - used, argv + used, partial, out);
 }
 
 int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cmd_cands out = { 0 };
 	const char *partial = argc ? argv[argc - 1] : "";
-	char path[160];
-	int i = 0, used;
+	const struct cmd_arg *pending;
+	int i;
 
 	if (argc)
 		argc--;	/* argv[0..argc) are complete words now */
-	while (i < argc && argv[i][0] == '-') {
-		const struct global_option *o = find_global(argv[i]);
-		if (o && !strcmp(o->name, "-f"))
-			return 0;	/* a script takes no command */
-		if (o && o->arg && !o->arg_optional && !strchr(argv[i], '='))
-			i++;
-		i++;
-	}
-	if (i > argc) {
-		/* The partial word is the value of an option: let the shell complete files. */
-		return 0;
-	}
-	if (i == argc && partial[0] == '-') {
+	i = skip_globals(ctx, argc, argv, &pending);
+	if (pending && pending->kind->complete)
+		pending->kind->complete(ctx, pending, 0, NULL, &out);
+	else if (i == argc && strchr(partial, '=') && partial[0] == '-')
+		complete_inline_value(ctx, partial, &out);
+	else if (i == argc && partial[0] == '-')
 		for (size_t k = 0; global_options[k].name; k++)
 			cands_add(&out, global_options[k].name);
-	} else {
-		walk(argc - i, argv + i, path, sizeof(path), &used);
-		int nargs = argc - i - used;
-		char **args = argv + i + used;
-		const struct cmd_entry *e = cmd_find(path);
-		if (!nargs)
-			cmd_children(path, false, &out);
-		if (e && !(e->flags & CMD_HIDDEN)) {
-			char *rest[CMD_MAX_WORDS + 1];
-			int n = 0;
-			for (int k = 0; k < nargs && n < CMD_MAX_WORDS; k++)
-				if (strcmp(args[k], "--json"))
-					rest[n++] = args[k];
-			rest[n] = NULL;
-			if (e->complete)
-				e->complete(ctx, n, rest, &out);
-			if (e->flags & CMD_JSON)
-				cands_add(&out, "--json");
-		}
-	}
+	else if (i >= 0)
+		complete_command_line(ctx, argc - i, argv + i, partial, &out);
+	/* directives (":files") are for the shell script, whatever the partial word */
 	for (size_t k = 0; k < out.n; k++)
-		if (!strncmp(out.v[k], partial, strlen(partial)))
+		if (out.v[k][0] == ':' || !strncmp(out.v[k], partial, strlen(partial)))
 			out_printf(ctx, "%s\n", out.v[k]);
 	cands_free(&out);
 	return 0;
 }
 
-static int exec_complete(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_complete(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	return complete_words(ctx, argc, argv);
+	return complete_words(ctx, args->nwords, args->words);
 }
 
-/* Text for troff: backslashes escaped, no line starting with a control character. */
-static void man_text(const char *text, bool dashes)
+static int exec_man(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	if (*text == '.' || *text == '\'')
-		fputs("\\&", stdout);
-	for (const char *p = text; *p; p++) {
-		if (*p == '\\')
-			fputs("\\e", stdout);
-		else if (*p == '-' && dashes)
-			fputs("\\-", stdout);
-		else
-			putchar(*p);
-	}
-}
-
-int print_man(struct cmd_ctx *ctx)
-{
-	static const char *const sections[][2] = {
-		{ "SOURCES",
-		  "By default thermpress reads the patched kernel's interface "
-		  "(/sys/kernel/debug/sched/thermal_pressure, see docs/abi.md) under the root "
-		  "directory: / unless --root or THERMPRESS_ROOT says otherwise.  When it is not "
-		  "there, the error says what was found and how to use the simulator instead.\n"
-		  "With --sim, thermpress runs the built-in simulator in its own process.  A "
-		  "one-shot command starts a fresh simulator every time, so state (caps, backend, "
-		  "clock) only lasts within one process: a script (-f FILE or standard input) or "
-		  "the shell.  For a simulator that persists between commands, run thermpress sim "
-		  "serve MOUNTPOINT and point other commands at it with --root MOUNTPOINT." },
-		{ "SCRIPTS",
-		  "thermpress -f FILE, or commands on standard input when it is not a terminal, runs "
-		  "one command per line, in order.  Blank lines and comments (from a # at the start "
-		  "of a word to the end of the line) are skipped.  The first command that fails "
-		  "stops the script with the message thermpress: FILE:LINE: message and that "
-		  "command's exit status." },
-		{ "SHELL",
-		  "thermpress shell reads commands from the terminal: ? lists what may come next, "
-		  "TAB completes, the arrow keys recall history, and COMMAND | include WORD (also "
-		  "exclude, begin, count) filters the output.  quit or exit leaves it.  The "
-		  "source stays open for the whole session." },
-		{ "EXIT STATUS",
-		  "0 on success, 1 on a runtime failure (no interface, permission denied, the "
-		  "kernel refused, a write error on standard output), 2 on a usage error (unknown "
-		  "command, bad argument, bad CPU list or value).  Bad input changes nothing.  "
-		  "A command that changes caps, the backend or the decay period for a while (cap "
-		  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
-		  "closed output pipe first puts back what it changed, then ends as the signal "
-		  "would (status 128 + the signal's number); after SIGKILL, cap restore undoes "
-		  "it (docs/state.md)." },
-		{ "ENVIRONMENT",
-		  "THERMPRESS_ROOT: the root directory when --root is not given.  "
-		  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "
-		  "THERMPRESS_STATE_DIR: a private directory (the user's own, mode 0700) for "
-		  "the state files that cap restore reads." },
-	};
-
-	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", TP_VERSION);
-	printf(".SH NAME\nthermpress \\- read and steer the scheduler's view of thermal pressure\n");
-	printf(".SH SYNOPSIS\n.B thermpress\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n");
-	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fB\\-f\\fR \\fIFILE\\fR\n.br\n");
-	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fBshell\\fR\n");
-	printf(".SH DESCRIPTION\n");
-	printf("thermpress shows each CPU's capacity, its instantaneous thermal pressure and the "
-	       "averaged pressure the scheduler uses, and steers them: it caps CPUs' maximum "
-	       "frequency as the cpufreq cooling device would, switches the averaging backend "
-	       "and sets its decay period.  It reads a patched kernel or runs a simulator.\n");
-	printf(".SH OPTIONS\nOptions come before the command.\n");
-	for (size_t i = 0; global_options[i].name; i++) {
-		const struct global_option *o = &global_options[i];
-		printf(".TP\n\\fB");
-		man_text(o->name, true);
-		printf("\\fR");
-		if (o->arg)
-			printf("%s\\fI%s\\fR%s", o->arg_optional ? "[=" : " ", o->arg,
-			       o->arg_optional ? "]" : "");
-		printf("\n");
-		man_text(o->help, false);
-		printf("\n");
-	}
-	printf(".SH COMMANDS\n");
-	for (size_t i = 0; cmd_table[i]; i++) {
-		const struct cmd_entry *e = cmd_table[i];
-		if (e->flags & CMD_HIDDEN)
-			continue;
-		printf(".TP\n\\fB%s\\fR", e->path);
-		if (e->args) {
-			printf(" \\fI");
-			man_text(e->args, true);
-			printf("\\fR");
-		}
-		printf("\n");
-		man_text(e->help, false);
-		printf("\n");
-	}
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		printf(".SH %s\n", sections[i][0]);
-		const char *p = sections[i][1];
-		while (*p) {
-			size_t l = strcspn(p, "\n");
-			char para[2048];
-			snprintf(para, sizeof(para), "%.*s", (int)l, p);
-			man_text(para, false);
-			printf("\n");
-			p += l;
-			if (*p == '\n') {
-				printf(".PP\n");
-				p++;
-			}
-		}
-	}
-	printf(".SH EXAMPLES\n.nf\n");
-	printf("thermpress \\-\\-sim show\n");
-	printf("printf 'cap set big 60%%\\\\nsim advance 400ms\\\\nshow\\\\n' |\n"
-	       "    thermpress \\-\\-sim \\-\\-virtual\\-clock\n");
-	printf("thermpress sim serve \\-\\-virtual\\-clock /tmp/tp &\n");
-	printf("thermpress \\-\\-root /tmp/tp \\-\\-json show status\n");
-	printf(".fi\n.SH SEE ALSO\n");
-	printf("docs/json.md (the \\-\\-json documents), docs/abi.md (the kernel interface).\n");
-	return 0;
-}
-
-static int exec_man(struct cmd_ctx *ctx, int argc, char **argv)
-{
+	(void)args;
 	return print_man(ctx);
 }
 
-static int exec_version(struct cmd_ctx *ctx, int argc, char **argv)
+/* PATH TAB SYNOPSIS for every listed command: for the tests, which loop over them. */
+static int exec_commands(struct cmd_ctx *ctx, const struct cmd_args *args)
+{
+	char syn[512];
+
+	(void)args;
+	for (size_t i = 0; cmd_table[i]; i++)
+		if (!(cmd_table[i]->flags & CMD_HIDDEN)) {
+			args_synopsis(cmd_table[i], syn, sizeof(syn));
+			out_printf(ctx, "%s\t%s\n", cmd_table[i]->path, syn);
+		}
+	return 0;
+}
+
+static int exec_version(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	out_printf(ctx, "thermpress %s\n", TP_VERSION);
 	return 0;
 }
 
-static int exec_shell(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_shell(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	return shell_run(ctx);
 }
@@ -379,7 +357,6 @@ const struct cmd_entry cmd_shell_entry = {
 		"COMMAND | include WORD filters the output.  quit or exit leaves it.  The source "
 		"stays open for the whole session, so with --sim the simulator's state lasts "
 		"until the shell ends.",
-	.min_args = 0, .max_args = 0,
 	.flags = CMD_NO_SHELL | CMD_NO_SCRIPT,
 	.exec = exec_shell,
 };
@@ -388,27 +365,31 @@ const struct cmd_entry cmd_version_entry = {
 	.path = "version",
 	.summary = "show the version",
 	.help = "Shows thermpress's version.",
-	.min_args = 0, .max_args = 0,
 	.exec = exec_version,
 };
 
 const struct cmd_entry cmd_help_entry = {
 	.path = "help",
-	.args = "[COMMAND]",
+	.pos = (const struct cmd_arg[]){
+		{ .name = "COMMAND", .kind = &kind_command, .flags = ARG_OPTIONAL | ARG_REPEAT,
+		  .help = "the words of a command or group (cap set, cap)" },
+		{ 0 },
+	},
 	.summary = "list the commands, or explain one",
 	.help = "Without an argument, lists every command and option.  With the words of a "
 		"command (help cap set), explains that command.",
-	.min_args = 0, .max_args = -1,
 	.exec = exec_help,
-	.complete = complete_help,
 };
 
 const struct cmd_entry cmd_complete_entry = {
 	.path = "__complete",
-	.args = "WORDS...",
+	.pos = (const struct cmd_arg[]){
+		{ .name = "WORDS", .kind = &kind_words, .flags = ARG_OPTIONAL | ARG_RAW,
+		  .help = "the words typed so far, the partial one last" },
+		{ 0 },
+	},
 	.summary = "print completion candidates for the last word",
 	.help = "Used by the bash and zsh completions.",
-	.min_args = 0, .max_args = -1,
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_complete,
 };
@@ -417,7 +398,14 @@ const struct cmd_entry cmd_man_entry = {
 	.path = "__man",
 	.summary = "print the man page",
 	.help = "Prints thermpress(1) in troff, generated from the command table.",
-	.min_args = 0, .max_args = 0,
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_man,
+};
+
+const struct cmd_entry cmd_commands_entry = {
+	.path = "__commands",
+	.summary = "list every command with its synopsis",
+	.help = "Prints PATH, a tab and the synopsis of every listed command, for the tests.",
+	.flags = CMD_HIDDEN | CMD_NO_SHELL,
+	.exec = exec_commands,
 };

@@ -38,15 +38,20 @@ int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *p
 	return status;
 }
 
-static int exec_cap_play(struct cmd_ctx *ctx, int argc, char **argv)
+static const struct cmd_arg cap_play_pos[] = {
+	{ .name = "PROFILE", .kind = &kind_file,
+	  .help = "lines of TIME, CPULIST, VALUE (docs/experiments.md)" },
+	{ 0 },
+};
+
+static int exec_cap_play(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_profile prof;
 	struct tp_error err = { 0 };
 	struct tp_play_options po = { 0 };
 	int status, rc;
 
-	(void)argc;
-	if ((status = exp_load_profile(ctx, argv[0], &prof)))
+	if ((status = exp_load_profile(ctx, args->pos[0].text, &prof)))
 		return status;
 	po.virtual_clock = exp_virtual_clock(ctx);
 	po.stop = &exp_stop;
@@ -72,7 +77,7 @@ static int exec_cap_play(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_cap_play_entry = {
 	.path = "cap play",
-	.args = "PROFILE",
+	.pos = cap_play_pos,
 	.summary = "apply a cap profile over time, then restore the caps",
 	.help = "Applies the caps of PROFILE at their times from now: lines of TIME, CPULIST, "
 		"VALUE, where TIME is from the start (0, 250ms, 1.5s; bare numbers in ms), "
@@ -84,6 +89,5 @@ const struct cmd_entry cmd_cap_play_entry = {
 		"change is recorded in a state file first, so that `cap restore` undoes what a "
 		"killed cap play left behind.  On a simulator with a "
 		"virtual clock the clock is advanced to each step instead of waited for.",
-	.min_args = 1, .max_args = 1,
 	.exec = exec_cap_play,
 };

@@ -16,8 +16,45 @@
 
 extern char **environ;
 
-#define USAGE "record [--interval 10ms] [--duration 60s | -- COMMAND ...] " \
-	      "[--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE"
+enum { OPT_INTERVAL, OPT_DURATION, OPT_FORMAT, OPT_RESET, OPT_OUTPUT };
+enum { POS_COMMAND };
+
+static const struct cmd_arg record_opts[] = {
+	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
+			   .unit_ns = 1000000ull, .flags = ARG_REPEAT,
+			   .help = "sample every DURATION (default 10ms; a bare number is in ms)" },
+	[OPT_DURATION] = { .name = "--duration", .kind = &kind_duration, .value_name = "DURATION",
+			   .unit_ns = 1000000000ull, .flags = ARG_REPEAT,
+			   .help = "record for DURATION (default 60s; a bare number is in seconds)" },
+	[OPT_FORMAT] = { .name = "--format", .kind = &kind_trace_format,
+			 .values = (const char *const[]){ "csv", "jsonl", "perfetto", NULL },
+			 .flags = ARG_REPEAT, .help = "the trace format (default csv)" },
+	[OPT_RESET] = { .name = "--reset", .no_name = "--no-reset", .flags = ARG_REPEAT,
+			.help = "restart the averaging state first (default on the simulator)" },
+	[OPT_OUTPUT] = { .name = "--output", .short_name = "-o", .kind = &kind_file,
+			 .value_name = "FILE", .flags = ARG_REQUIRED | ARG_REPEAT,
+			 .help = "the trace file (- for standard output)" },
+	{ 0 },
+};
+static const struct cmd_arg record_pos[] = {
+	[POS_COMMAND] = { .name = "COMMAND", .kind = &kind_words,
+			  .flags = ARG_AFTER_DASHES | ARG_OPTIONAL,
+			  .help = "record while COMMAND runs, instead of for --duration" },
+	{ 0 },
+};
+
+/* One recording: what it writes to, and the command it follows. */
+struct recording {
+	struct tp_record_options ro;
+	uint64_t duration;
+	const char *out;
+	char **command;
+	struct tp_recorder *rec;
+	struct tp_outfile *of;
+	pid_t pid;
+	int wstatus;
+	struct tp_error err;
+};
 
 static uint64_t mono_ns(void)
 {
@@ -59,181 +96,166 @@ static int child_done(pid_t pid, int *wstatus)
 	return r == pid ? 0 : -1;
 }
 
-static int exec_record(struct cmd_ctx *ctx, int argc, char **argv)
+/* Restart the state if asked, start the recorder and the command. */
+static int record_start(struct cmd_ctx *ctx, struct recording *r)
 {
-	struct tp_record_options ro = { .format = TP_TRACE_CSV, .interval_ns = 10000000ull };
-	struct tp_error err = { 0 };
-	uint64_t duration = 60ull * 1000000000ull;
-	const char *out = NULL, *v;
-	char **command = NULL;
-	int reset = -1, status = 0, rc, wstatus = 0;
-	bool have_duration = false;
-	struct tp_recorder *rec = NULL;
-	struct tp_outfile *of = NULL;
-	FILE *fp = NULL;
-	pid_t pid = -1;
+	int rc;
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return cmd_error(ctx, EXIT_USAGE, "record: missing COMMAND after -- "
-						 "(usage: %s)", USAGE);
-			command = argv + i + 1;
-			break;
-		} else if (cmd_is_option(a, "--interval")) {
-			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--interval", &status)))
-				return status;
-			if ((rc = tp_parse_duration_ns(v, 1000000ull, &ro.interval_ns, &err)))
-				return cmd_tp_error(ctx, rc, &err);
-		} else if (cmd_is_option(a, "--duration")) {
-			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--duration", &status)))
-				return status;
-			if ((rc = tp_parse_duration_ns(v, 1000000000ull, &duration, &err)))
-				return cmd_tp_error(ctx, rc, &err);
-			have_duration = true;
-		} else if (cmd_is_option(a, "--format")) {
-			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, "--format", &status)))
-				return status;
-			if ((rc = tp_trace_format_parse(v, &ro.format, &err)))
-				return cmd_tp_error(ctx, rc, &err);
-		} else if (!strcmp(a, "--reset")) {
-			reset = 1;
-		} else if (!strcmp(a, "--no-reset")) {
-			reset = 0;
-		} else if (!strcmp(a, "-o") || cmd_is_option(a, "--output")) {
-			if (!(v = cmd_option_value(ctx, "record", argc, argv, &i, a[1] == 'o' ? "-o" :
-						   "--output", &status)))
-				return status;
-			out = v;
-		} else {
-			return cmd_error(ctx, EXIT_USAGE, "record: unexpected argument '%s' (usage: %s)",
-					 a, USAGE);
-		}
-	}
-	if (!out)
-		return cmd_error(ctx, EXIT_USAGE, "record: missing -o FILE (usage: %s)", USAGE);
-	if (command && have_duration)
-		return cmd_error(ctx, EXIT_USAGE, "record: give --duration or -- COMMAND, not both");
-	if (!ctx_source(ctx))
-		return ctx->status;
-	ro.restart_state = reset >= 0 ? reset : tp_source_kind(ctx->src) == TP_SOURCE_SIM;
-
-	rc = tp_outfile_open(out, &of, &err);
-	if (rc)
-		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-	fp = tp_outfile_stream(of);
 	/* the reset switches the backend away and back: recorded first, so a crash in
 	 * between leaves something `cap restore` undoes */
-	rc = ro.restart_state ? tp_source_journal(ctx->src, &err) : 0;
+	rc = r->ro.restart_state ? tp_source_journal(ctx->src, &r->err) : 0;
 	if (rc == 0)
-		rc = tp_recorder_open(ctx->src, fp, &ro, &rec, &err);
+		rc = tp_recorder_open(ctx->src, tp_outfile_stream(r->of), &r->ro, &r->rec, &r->err);
+	if (rc || !r->command)
+		return rc;
+	rc = posix_spawnp(&r->pid, r->command[0], NULL, NULL, r->command, environ);
 	if (rc)
-		goto fail;
-	if (command) {
-		rc = posix_spawnp(&pid, command[0], NULL, NULL, command, environ);
-		if (rc) {
-			tp_error_set(&err, -rc, "cannot run %s: %s", command[0], strerror(rc));
-			rc = -rc;
-			goto fail;
-		}
-	}
-	exp_signals_install();
-	if (exp_virtual_clock(ctx)) {
-		/* the clock moves only when advanced: one interval per real interval with a
-		 * command, the whole duration at once (in steps, for progress) without */
-		uint64_t left = duration;
-
-		while (!exp_stop && (command ? child_done(pid, &wstatus) < 0 : left > 0)) {
-			uint64_t step = command ? ro.interval_ns
-						: left < 1000000000ull ? left : 1000000000ull;
-
-			if (command)
-				sleep_until(mono_ns() + ro.interval_ns);
-			rc = tp_recorder_advance(rec, step, &err);
-			if (rc)
-				break;
-			if (!command)
-				left -= step;
-			progress(ctx, rec, false);
-		}
-	} else {
-		uint64_t start = mono_ns(), next = start + ro.interval_ns;
-
-		while (!exp_stop && (command ? child_done(pid, &wstatus) < 0
-					     : next <= start + duration)) {
-			sleep_until(next);
-			if (exp_stop)
-				break;
-			rc = tp_recorder_sample(rec, &err);
-			if (rc)
-				break;
-			next += ro.interval_ns;
-			if (next < mono_ns())	/* fell behind: skip, do not burst */
-				next = mono_ns() + ro.interval_ns;
-			progress(ctx, rec, false);
-		}
-	}
-	exp_signals_restore();
-	progress(ctx, rec, true);
-	if (command && pid > 0 && child_done(pid, &wstatus) < 0) {
-		/* interrupted: the command got the same signal from the terminal; wait for it */
-		waitpid(pid, &wstatus, 0);
-	}
-	if (rc)
-		goto fail;
-	rc = tp_recorder_close(rec, &err);
-	rec = NULL;
-	if (rc)
-		goto fail;
-	rc = tp_outfile_commit(of, &err);
-	of = NULL;
-	if (rc)
-		goto fail;
-	if (command && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
-		cmd_warning(ctx, "%s %s %d; the trace is complete", command[0],
-			    WIFEXITED(wstatus) ? "exited with status" : "was killed by signal",
-			    WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
+		return tp_error_set(&r->err, -rc, "cannot run %s: %s", r->command[0], strerror(rc));
 	return 0;
-fail:
-	if (rec)
-		tp_recorder_close(rec, NULL);
-	/* the output path is as it was: only our temporary file goes */
-	tp_outfile_discard(of);
-	if (pid > 0 && child_done(pid, &wstatus) < 0)
-		waitpid(pid, &wstatus, 0);
-	if (!strncmp(err.msg, "write error on the trace", 24)) {
-		/* name the file the user gave */
-		char msg[sizeof(err.msg)];
-
-		snprintf(msg, sizeof(msg), "write error on %s%s", out, err.msg + 24);
-		snprintf(err.msg, sizeof(err.msg), "%s", msg);
-	}
-	return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
 }
 
-static void complete_record(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
+/* Whether the recording goes on: the command runs, or the time is not over. */
+static bool record_going(struct recording *r, bool time_left)
 {
-	(void)ctx;
-	if (argc && !strcmp(argv[argc - 1], "--format")) {
-		cands_add(out, "csv");
-		cands_add(out, "jsonl");
-		cands_add(out, "perfetto");
-		return;
+	if (exp_stop)
+		return false;
+	return r->command ? child_done(r->pid, &r->wstatus) < 0 : time_left;
+}
+
+/*
+ * On a virtual clock the clock moves only when advanced: one interval per real interval
+ * with a command, the whole duration at once (in steps, for progress) without.
+ */
+static int record_virtual(struct cmd_ctx *ctx, struct recording *r)
+{
+	uint64_t left = r->duration;
+	int rc = 0;
+
+	while (record_going(r, left > 0)) {
+		uint64_t step = r->command ? r->ro.interval_ns
+					   : left < 1000000000ull ? left : 1000000000ull;
+
+		if (r->command)
+			sleep_until(mono_ns() + r->ro.interval_ns);
+		rc = tp_recorder_advance(r->rec, step, &r->err);
+		if (rc)
+			break;
+		if (!r->command)
+			left -= step;
+		progress(ctx, r->rec, false);
 	}
-	cands_add(out, "--interval");
-	cands_add(out, "--duration");
-	cands_add(out, "--format");
-	cands_add(out, "--reset");
-	cands_add(out, "--no-reset");
-	cands_add(out, "-o");
+	return rc;
+}
+
+static int record_real(struct cmd_ctx *ctx, struct recording *r)
+{
+	uint64_t start = mono_ns(), next = start + r->ro.interval_ns;
+	int rc = 0;
+
+	while (record_going(r, next <= start + r->duration)) {
+		sleep_until(next);
+		if (exp_stop)
+			break;
+		rc = tp_recorder_sample(r->rec, &r->err);
+		if (rc)
+			break;
+		next += r->ro.interval_ns;
+		if (next < mono_ns())	/* fell behind: skip, do not burst */
+			next = mono_ns() + r->ro.interval_ns;
+		progress(ctx, r->rec, false);
+	}
+	return rc;
+}
+
+/* The trace complete: closed and put into place; then the command's failure said. */
+static int record_finish(struct cmd_ctx *ctx, struct recording *r)
+{
+	int rc = tp_recorder_close(r->rec, &r->err);
+
+	r->rec = NULL;
+	if (rc)
+		return rc;
+	rc = tp_outfile_commit(r->of, &r->err);
+	r->of = NULL;
+	if (rc)
+		return rc;
+	if (r->command && (!WIFEXITED(r->wstatus) || WEXITSTATUS(r->wstatus)))
+		cmd_warning(ctx, "%s %s %d; the trace is complete", r->command[0],
+			    WIFEXITED(r->wstatus) ? "exited with status" : "was killed by signal",
+			    WIFEXITED(r->wstatus) ? WEXITSTATUS(r->wstatus) : WTERMSIG(r->wstatus));
+	return 0;
+}
+
+static int record_fail(struct cmd_ctx *ctx, struct recording *r, int rc)
+{
+	if (r->rec)
+		tp_recorder_close(r->rec, NULL);
+	/* the output path is as it was: only our temporary file goes */
+	tp_outfile_discard(r->of);
+	if (r->pid > 0 && child_done(r->pid, &r->wstatus) < 0)
+		waitpid(r->pid, &r->wstatus, 0);
+	if (!strncmp(r->err.msg, "write error on the trace", 24)) {
+		/* name the file the user gave */
+		char msg[sizeof(r->err.msg)];
+
+		snprintf(msg, sizeof(msg), "write error on %s%s", r->out, r->err.msg + 24);
+		snprintf(r->err.msg, sizeof(r->err.msg), "%s", msg);
+	}
+	return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &r->err);
+}
+
+/* The options into r; 0 or an exit status (reported). */
+static int record_options(struct cmd_ctx *ctx, const struct cmd_args *args, struct recording *r)
+{
+	const struct cmd_parsed *o = args->opt;
+
+	r->ro = (struct tp_record_options){ .format = TP_TRACE_CSV, .interval_ns = 10000000ull };
+	r->duration = o[OPT_DURATION].given ? o[OPT_DURATION].v.ns : 60ull * 1000000000ull;
+	if (o[OPT_INTERVAL].given)
+		r->ro.interval_ns = o[OPT_INTERVAL].v.ns;
+	if (o[OPT_FORMAT].given)
+		r->ro.format = (enum tp_trace_format)o[OPT_FORMAT].v.i;
+	r->out = o[OPT_OUTPUT].text;
+	r->command = args->pos[POS_COMMAND].given ? args->words : NULL;
+	r->pid = -1;
+	if (r->command && o[OPT_DURATION].given)
+		return cmd_usage_error(ctx, "give --duration or -- COMMAND, not both");
+	if (!ctx_source(ctx))
+		return ctx->status;
+	r->ro.restart_state = o[OPT_RESET].given ? o[OPT_RESET].v.i
+						 : tp_source_kind(ctx->src) == TP_SOURCE_SIM;
+	return 0;
+}
+
+static int exec_record(struct cmd_ctx *ctx, const struct cmd_args *args)
+{
+	struct recording r = { 0 };
+	int rc, status = record_options(ctx, args, &r);
+
+	if (status)
+		return status;
+	if (tp_outfile_open(r.out, &r.of, &r.err))
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", r.err.msg);
+	rc = record_start(ctx, &r);
+	if (rc)
+		return record_fail(ctx, &r, rc);
+	exp_signals_install();
+	rc = exp_virtual_clock(ctx) ? record_virtual(ctx, &r) : record_real(ctx, &r);
+	exp_signals_restore();
+	progress(ctx, r.rec, true);
+	if (r.command && r.pid > 0 && child_done(r.pid, &r.wstatus) < 0) {
+		/* interrupted: the command got the same signal from the terminal; wait for it */
+		waitpid(r.pid, &r.wstatus, 0);
+	}
+	if (!rc)
+		rc = record_finish(ctx, &r);
+	return rc ? record_fail(ctx, &r, rc) : 0;
 }
 
 const struct cmd_entry cmd_record_entry = {
 	.path = "record",
-	.args = "[--interval 10ms] [--duration 60s | -- COMMAND ...] [--format csv|jsonl|perfetto] "
-		"[--reset|--no-reset] -o FILE",
+	.pos = record_pos,
+	.opts = record_opts,
 	.summary = "record the pressure of every CPU into a trace",
 	.help = "Samples every CPU every --interval (default 10ms) for --duration (default 60s), "
 		"or while COMMAND runs, and writes a trace to FILE (- for standard output): CSV "
@@ -249,8 +271,6 @@ const struct cmd_entry cmd_record_entry = {
 		"to a temporary file and renamed into place when complete: a failed recording "
 		"leaves it as it was; a device or FIFO is written in place and never removed.  "
 		"See docs/experiments.md.",
-	.min_args = 0, .max_args = -1,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_record,
-	.complete = complete_record,
 };

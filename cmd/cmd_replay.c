@@ -16,8 +16,29 @@
 #define DEFAULT_BACKENDS "instant,pelt:32,pelt:128,decay:125,decay:250,decay:500"
 #define PROFILE_START_NS 10000000000ull	/* the simulator's t0 */
 #define PROFILE_TAIL_NS 1000000000ull
-#define USAGE "replay FILE [--backends LIST] [--hz N] [-o OUT.csv] [--plot FILE.svg] " \
-	      "[--plot-cpu N] [--json]"
+
+enum { OPT_BACKENDS, OPT_HZ, OPT_OUTPUT, OPT_PLOT, OPT_PLOT_CPU };
+static const struct cmd_arg replay_opts[] = {
+	[OPT_BACKENDS] = { .name = "--backends", .kind = &kind_backend_list, .value_name = "LIST",
+			   .values = (const char *const[]){ DEFAULT_BACKENDS, NULL },
+			   .flags = ARG_REPEAT,
+			   .help = "the backends to replay through (NAME or NAME:MS, comma separated)" },
+	[OPT_HZ] = CMD_OPT_HZ,
+	[OPT_OUTPUT] = { .name = "--output", .short_name = "-o", .kind = &kind_file,
+			 .value_name = "OUT.csv", .flags = ARG_REPEAT,
+			 .help = "write every update as CSV" },
+	[OPT_PLOT] = { .name = "--plot", .kind = &kind_file, .value_name = "FILE.svg",
+		       .flags = ARG_REPEAT, .help = "draw one CPU's pressure and averages as SVG" },
+	[OPT_PLOT_CPU] = { .name = "--plot-cpu", .kind = &kind_int, .value_name = "N", .min = 0,
+			   .max = TP_MAX_CPUS - 1, .flags = ARG_REPEAT,
+			   .help = "the CPU to plot (default: the first whose pressure changes)" },
+	{ 0 },
+};
+static const struct cmd_arg replay_pos[] = {
+	{ .name = "FILE", .kind = &kind_file,
+	  .help = "a trace written by record, or a cap profile (- for standard input)" },
+	{ 0 },
+};
 
 struct series {
 	size_t n, alloc;
@@ -347,288 +368,280 @@ static int first_pass(struct cmd_ctx *ctx, FILE *in, const char *file, struct ro
 	return 0;
 }
 
-static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	const char *file = NULL, *list = DEFAULT_BACKENDS, *out = NULL, *plot = NULL, *v;
+/* One replay: its input, backends, outputs and results. */
+struct replay {
+	const char *file, *out, *plot;
 	struct tp_replay_backend b[TP_REPLAY_MAX_BACKENDS];
 	struct tp_replay_summary sums[TP_REPLAY_MAX_BACKENDS];
-	struct tp_replay_options ro = { 0 };
-	struct tp_plugin_set *plugins = NULL;
-	struct tp_error err = { 0 };
-	struct tp_trace ptrace = { 0 };	/* a profile's trace */
+	size_t nb;
+	struct tp_replay_options ro;
+	struct tp_plugin_set *plugins;
+	struct tp_trace ptrace;		/* a profile's trace */
 	struct tp_trace_meta meta;
-	struct scan sc = { 0 };
-	struct rows pass = { 0 };
-	FILE *in = NULL;
-	struct series *series = NULL;
-	struct collect col = { 0 };
-	struct tp_outfile *csv_of = NULL, *svg_of = NULL;
-	FILE *csv = NULL;
-	size_t nb = 0;
-	int status = 0, rc, plot_cpu = -1;
-	bool profile = false, two_pass;
+	struct scan sc;
+	struct rows pass;
+	FILE *in;
+	struct series *series;		/* the pressure, then one per backend */
+	struct collect col;
+	struct tp_outfile *csv_of, *svg_of;
+	FILE *csv;
+	int plot_cpu;
+	bool profile, two_pass;
+	struct tp_error err;
+};
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
+/* A profile read against the current topology into its trace; 0 or an exit status. */
+static int read_profile(struct cmd_ctx *ctx, struct replay *r)
+{
+	struct tp_snapshot snap = { 0 };
+	struct tp_profile prof;
+	int status, rc;
 
-		if (cmd_is_option(a, "--backends")) {
-			if (!(list = cmd_option_value(ctx, "replay", argc, argv, &i, "--backends",
-						      &status)))
-				return status;
-		} else if (cmd_is_option(a, "--hz")) {
-			if (!(v = cmd_option_value(ctx, "replay", argc, argv, &i, "--hz", &status)))
-				return status;
-			if ((status = parse_sim_hz(ctx, v, &ro.hz)))
-				return status;
-		} else if (!strcmp(a, "-o") || cmd_is_option(a, "--output")) {
-			if (!(out = cmd_option_value(ctx, "replay", argc, argv, &i,
-						     a[1] == 'o' ? "-o" : "--output", &status)))
-				return status;
-		} else if (cmd_is_option(a, "--plot")) {
-			if (!(plot = cmd_option_value(ctx, "replay", argc, argv, &i, "--plot",
-						      &status)))
-				return status;
-		} else if (cmd_is_option(a, "--plot-cpu")) {
-			int64_t n;
-
-			if (!(v = cmd_option_value(ctx, "replay", argc, argv, &i, "--plot-cpu",
-						   &status)))
-				return status;
-			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 4 ||
-			    (n = atoll(v)) >= TP_MAX_CPUS)
-				return cmd_error(ctx, EXIT_USAGE, "replay: invalid cpu '%s' for "
-						 "--plot-cpu", v);
-			plot_cpu = (int)n;
-		} else if (a[0] == '-' && a[1]) {
-			return cmd_error(ctx, EXIT_USAGE, "replay: unknown option '%s' (usage: %s)",
-					 a, USAGE);
-		} else if (file) {
-			return cmd_error(ctx, EXIT_USAGE, "replay: unexpected argument '%s' (usage: %s)",
-					 a, USAGE);
-		} else {
-			file = a;
-		}
-	}
-	if (!file)
-		return cmd_error(ctx, EXIT_USAGE, "replay: missing FILE (usage: %s)", USAGE);
-
-	/* The input is streamed; nothing is written before every row was read and checked
-	 * (docs/experiments.md, "Streaming, limits and progress"). */
-	rc = tp_plugins_load(ctx->opts.plugin_dir, &plugins, &err);
-	if (rc < 0)
-		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-	rc = tp_replay_parse_backends(list, plugins, b, TP_REPLAY_MAX_BACKENDS, &nb, &err);
-	if (rc < 0) {
-		status = cmd_tp_error(ctx, rc, &err);
-		goto done;
-	}
-	if ((status = open_input(ctx, file, &in)))
-		goto done;
-	profile = !input_is_trace(in);
-	pass.ctx = ctx;
-	pass.progress = exp_progress_enabled(ctx);
-	if (!profile && pass.progress) {
-		struct stat st;
-
-		pass.in = in;
-		pass.size = fstat(fileno(in), &st) ? 0 : st.st_size;
-	}
-	if (profile) {
-		struct tp_snapshot snap = { 0 };
-		struct tp_profile prof;
-
-		if ((status = ctx_snapshot(ctx, &snap))) {
-			tp_snapshot_release(&snap);
-			goto done;
-		}
-		if (ro.hz)
-			snap.hz = ro.hz;
-		rc = tp_profile_read(in, file, &snap, &prof, &err);
-		if (!rc) {
-			rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS, PROFILE_TAIL_NS,
-						 &ptrace, &err);
-			tp_profile_free(&prof);
-		}
+	if ((status = ctx_snapshot(ctx, &snap))) {
 		tp_snapshot_release(&snap);
-		if (rc < 0) {
-			status = cmd_tp_error(ctx, rc, &err);
-			goto done;
-		}
-		meta = ptrace.meta;
-		pass.mem = &ptrace;
-	} else {
-		rc = tp_trace_reader_open(in, file, &pass.rd, &err);
-		if (rc < 0) {
-			status = cmd_tp_error(ctx, rc, &err);
-			goto done;
-		}
-		meta = *tp_trace_reader_meta(pass.rd);
+		return status;
 	}
-	if (!ro.hz)
-		ro.hz = meta.hz > 0 ? meta.hz : 250;
-	/*
-	 * One pass normally: the replay learns the span on the way and writes nothing until
-	 * every row was read and checked.  A first pass over the rows is needed to choose
-	 * the CPU to plot, or when a trace without a state start has a row earlier than its
-	 * first (the state starts at the earliest time).
-	 */
-	two_pass = plot && plot_cpu < 0;
-	if (two_pass && (status = first_pass(ctx, in, file, &pass, &sc, &meta, ro.hz, &err)))
-		goto done;
-	if (plot_cpu < 0)
-		plot_cpu = sc.plot_i != SIZE_MAX ? sc.plot_cpu : sc.first_cpu;
-
-	if (out) {
-		if (tp_outfile_open(out, &csv_of, &err)) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-			goto done;
-		}
-		csv = tp_outfile_stream(csv_of);
-		fputs(TP_REPLAY_CSV_HEADER "\n", csv);
-		col.csv.fp = csv;
-		col.csv.backends = b;
-		col.csv_on = true;
+	if (r->ro.hz)
+		snap.hz = r->ro.hz;
+	rc = tp_profile_read(r->in, r->file, &snap, &prof, &r->err);
+	if (!rc) {
+		rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS, PROFILE_TAIL_NS,
+					 &r->ptrace, &r->err);
+		tp_profile_free(&prof);
 	}
-	if (plot) {
-		series = calloc(nb + 1, sizeof(*series));
-		if (!series) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "out of memory for the plot");
-			goto done;
-		}
-		col.s = series + 1;
-		col.plot_cpu = plot_cpu;
-		pass.plot_cpu = plot_cpu;
-	}
-	for (;;) {
-		if (series) {
-			series[0].n = 0;
-			pass.pressure = &series[0];
-		}
-		pass.scan = two_pass ? NULL : &sc;
-		pass.i = 0;
-		pass.total = two_pass ? sc.span.rows : 0;
-		pass.what = "replaying";
-		if (!profile && !pass.rd) {
-			rewind(in);
-			rc = tp_trace_reader_open(in, file, &pass.rd, &err);
-			if (rc < 0) {
-				status = cmd_tp_error(ctx, rc, &err);
-				goto done;
-			}
-		}
-		if (!two_pass && scan_init(&sc)) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-			goto done;
-		}
-		rc = tp_replay_stream(&meta, two_pass ? &sc.span : NULL, rows_next, &pass, b, nb,
-				      &ro, out || plot ? on_point : NULL, &col, sums, &err);
-		progress_done(&pass);
-		tp_trace_reader_close(pass.rd);
-		pass.rd = NULL;
-		if (rc != -EAGAIN || two_pass)
-			break;
-		two_pass = true;
-		if ((status = first_pass(ctx, in, file, &pass, &sc, &meta, ro.hz, &err)))
-			goto done;
-	}
-	if (rc == -ENODATA || rc == -E2BIG) {
-		status = cmd_error(ctx, EXIT_USAGE, "%s: %s", file, err.msg);
-		goto done;
-	}
-	if (rc) {
-		status = cmd_error(ctx, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "%s%s",
-				   rc == -EINVAL ? "" : "replay: ",
-				   rc == -ENOMEM && !err.msg[0] ? "out of memory" : err.msg);
-		goto done;
-	}
-	if (plot && !sc.present[plot_cpu]) {
-		status = cmd_error(ctx, EXIT_USAGE, "replay: cpu %d is not in %s", plot_cpu, file);
-		goto done;
-	}
-	if (plot) {
-		struct tp_plot_series ps[TP_REPLAY_MAX_BACKENDS + 1];
-		char title[128];
-
-		ps[0] = (struct tp_plot_series){ "pressure", series[0].n, series[0].t, series[0].v };
-		for (size_t i = 0; i < nb; i++)
-			ps[i + 1] = (struct tp_plot_series){ b[i].label, series[i + 1].n,
-							     series[i + 1].t, series[i + 1].v };
-		snprintf(title, sizeof(title), "thermal pressure of cpu %d, replayed at %d Hz",
-			 plot_cpu, ro.hz);
-		if (tp_outfile_open(plot, &svg_of, &err)) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-			goto done;
-		}
-		rc = tp_plot_svg(tp_outfile_stream(svg_of), title, ps, nb + 1, &err);
-		if (rc) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "write error on %s", plot);
-			goto done;
-		}
-	}
-	/* both outputs complete: put them into place */
-	if (csv_of) {
-		rc = tp_outfile_commit(csv_of, &err);
-		csv_of = NULL;
-		if (rc) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-			goto done;
-		}
-	}
-	if (svg_of) {
-		rc = tp_outfile_commit(svg_of, &err);
-		svg_of = NULL;
-		if (rc) {
-			status = cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
-			goto done;
-		}
-	}
-	if (ctx->cmd_json)
-		out_json(ctx, json_summary(file, profile, ro.hz, &sc.span, b, nb, sums));
-	else if (csv != stdout)
-		print_table(ctx, file, &sc.span, profile, ro.hz, b, nb, sums);
-done:
-	/* a failed run leaves the output paths as they were */
-	tp_outfile_discard(csv_of);
-	tp_outfile_discard(svg_of);
-	if (series) {
-		for (size_t i = 0; i <= nb; i++) {
-			free(series[i].t);
-			free(series[i].v);
-		}
-		free(series);
-	}
-	tp_trace_reader_close(pass.rd);
-	if (in && in != stdin)
-		fclose(in);
-	scan_free(&sc);
-	tp_trace_free(&ptrace);
-	tp_plugins_free(plugins);
-	return status;
+	tp_snapshot_release(&snap);
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, &r->err);
+	r->meta = r->ptrace.meta;
+	r->pass.mem = &r->ptrace;
+	return 0;
 }
 
-static void complete_replay(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
+/*
+ * The backends and the input: a profile read whole, a trace opened for streaming (its
+ * rows are read and checked before anything is written: docs/experiments.md,
+ * "Streaming, limits and progress").  0 or an exit status (reported).
+ */
+static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 {
-	(void)ctx;
-	if (argc && !strcmp(argv[argc - 1], "--hz")) {
-		cands_add(out, "100");
-		cands_add(out, "250");
-		cands_add(out, "1000");
-		return;
+	int status, rc = tp_plugins_load(ctx->opts.plugin_dir, &r->plugins, &r->err);
+
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", r->err.msg);
+	rc = tp_replay_parse_backends(list, r->plugins, r->b, TP_REPLAY_MAX_BACKENDS, &r->nb,
+				      &r->err);
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, &r->err);
+	if ((status = open_input(ctx, r->file, &r->in)))
+		return status;
+	r->profile = !input_is_trace(r->in);
+	r->pass.ctx = ctx;
+	r->pass.progress = exp_progress_enabled(ctx);
+	if (!r->profile && r->pass.progress) {
+		struct stat st;
+
+		r->pass.in = r->in;
+		r->pass.size = fstat(fileno(r->in), &st) ? 0 : st.st_size;
 	}
-	if (argc && !strcmp(argv[argc - 1], "--backends")) {
-		cands_add(out, DEFAULT_BACKENDS);
-		return;
+	if (r->profile) {
+		if ((status = read_profile(ctx, r)))
+			return status;
+	} else {
+		rc = tp_trace_reader_open(r->in, r->file, &r->pass.rd, &r->err);
+		if (rc < 0)
+			return cmd_tp_error(ctx, rc, &r->err);
+		r->meta = *tp_trace_reader_meta(r->pass.rd);
 	}
-	cands_add(out, "--backends");
-	cands_add(out, "--hz");
-	cands_add(out, "-o");
-	cands_add(out, "--plot");
-	cands_add(out, "--plot-cpu");
+	if (!r->ro.hz)
+		r->ro.hz = r->meta.hz > 0 ? r->meta.hz : 250;
+	return 0;
+}
+
+/* The CSV output opened and the plot's series allocated; 0 or an exit status. */
+static int replay_outputs(struct cmd_ctx *ctx, struct replay *r)
+{
+	if (r->out) {
+		if (tp_outfile_open(r->out, &r->csv_of, &r->err))
+			return cmd_error(ctx, EXIT_RUNTIME, "%s", r->err.msg);
+		r->csv = tp_outfile_stream(r->csv_of);
+		fputs(TP_REPLAY_CSV_HEADER "\n", r->csv);
+		r->col.csv.fp = r->csv;
+		r->col.csv.backends = r->b;
+		r->col.csv_on = true;
+	}
+	if (r->plot) {
+		r->series = calloc(r->nb + 1, sizeof(*r->series));
+		if (!r->series)
+			return cmd_error(ctx, EXIT_RUNTIME, "out of memory for the plot");
+		r->col.s = r->series + 1;
+		r->col.plot_cpu = r->plot_cpu;
+		r->pass.plot_cpu = r->plot_cpu;
+	}
+	return 0;
+}
+
+/* One replay pass over the rows; the library's return code (rc), or an exit status. */
+static int replay_pass(struct cmd_ctx *ctx, struct replay *r, int *rc)
+{
+	struct rows *pass = &r->pass;
+
+	if (r->series) {
+		r->series[0].n = 0;
+		pass->pressure = &r->series[0];
+	}
+	pass->scan = r->two_pass ? NULL : &r->sc;
+	pass->i = 0;
+	pass->total = r->two_pass ? r->sc.span.rows : 0;
+	pass->what = "replaying";
+	if (!r->profile && !pass->rd) {
+		rewind(r->in);
+		*rc = tp_trace_reader_open(r->in, r->file, &pass->rd, &r->err);
+		if (*rc < 0)
+			return cmd_tp_error(ctx, *rc, &r->err);
+	}
+	if (!r->two_pass && scan_init(&r->sc))
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	*rc = tp_replay_stream(&r->meta, r->two_pass ? &r->sc.span : NULL, rows_next, pass, r->b,
+			       r->nb, &r->ro, r->out || r->plot ? on_point : NULL, &r->col, r->sums,
+			       &r->err);
+	progress_done(pass);
+	tp_trace_reader_close(pass->rd);
+	pass->rd = NULL;
+	return 0;
+}
+
+/*
+ * One pass normally: the replay learns the span on the way and writes nothing until
+ * every row was read and checked.  A first pass over the rows is needed to choose the
+ * CPU to plot, or when a trace without a state start has a row earlier than its first
+ * (the state starts at the earliest time: the replay says -EAGAIN).  0 or an exit status.
+ */
+static int replay_run(struct cmd_ctx *ctx, struct replay *r)
+{
+	int status, rc = 0;
+
+	r->two_pass = r->plot && r->plot_cpu < 0;
+	if (r->two_pass && (status = first_pass(ctx, r->in, r->file, &r->pass, &r->sc, &r->meta,
+						 r->ro.hz, &r->err)))
+		return status;
+	if (r->plot_cpu < 0)
+		r->plot_cpu = r->sc.plot_i != SIZE_MAX ? r->sc.plot_cpu : r->sc.first_cpu;
+	if ((status = replay_outputs(ctx, r)))
+		return status;
+	for (;;) {
+		if ((status = replay_pass(ctx, r, &rc)))
+			return status;
+		if (rc != -EAGAIN || r->two_pass)
+			break;
+		r->two_pass = true;
+		if ((status = first_pass(ctx, r->in, r->file, &r->pass, &r->sc, &r->meta, r->ro.hz,
+					 &r->err)))
+			return status;
+	}
+	if (rc == -ENODATA || rc == -E2BIG)
+		return cmd_error(ctx, EXIT_USAGE, "%s: %s", r->file, r->err.msg);
+	if (rc)
+		return cmd_error(ctx, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "%s%s",
+				 rc == -EINVAL ? "" : "replay: ",
+				 rc == -ENOMEM && !r->err.msg[0] ? "out of memory" : r->err.msg);
+	if (r->plot && !r->sc.present[r->plot_cpu])
+		return cmd_usage_error(ctx, "cpu %d is not in %s", r->plot_cpu, r->file);
+	return 0;
+}
+
+/* The SVG plot, into its temporary file; 0 or an exit status. */
+static int replay_plot(struct cmd_ctx *ctx, struct replay *r)
+{
+	struct tp_plot_series ps[TP_REPLAY_MAX_BACKENDS + 1];
+	char title[128];
+
+	ps[0] = (struct tp_plot_series){ "pressure", r->series[0].n, r->series[0].t,
+					 r->series[0].v };
+	for (size_t i = 0; i < r->nb; i++)
+		ps[i + 1] = (struct tp_plot_series){ r->b[i].label, r->series[i + 1].n,
+						     r->series[i + 1].t, r->series[i + 1].v };
+	snprintf(title, sizeof(title), "thermal pressure of cpu %d, replayed at %d Hz",
+		 r->plot_cpu, r->ro.hz);
+	if (tp_outfile_open(r->plot, &r->svg_of, &r->err))
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", r->err.msg);
+	if (tp_plot_svg(tp_outfile_stream(r->svg_of), title, ps, r->nb + 1, &r->err))
+		return cmd_error(ctx, EXIT_RUNTIME, "write error on %s", r->plot);
+	return 0;
+}
+
+/* Both outputs complete: put them into place.  0 or an exit status. */
+static int replay_commit(struct cmd_ctx *ctx, struct replay *r)
+{
+	struct tp_outfile **ofs[] = { &r->csv_of, &r->svg_of };
+
+	for (size_t i = 0; i < 2; i++) {
+		int rc;
+
+		if (!*ofs[i])
+			continue;
+		rc = tp_outfile_commit(*ofs[i], &r->err);
+		*ofs[i] = NULL;
+		if (rc)
+			return cmd_error(ctx, EXIT_RUNTIME, "%s", r->err.msg);
+	}
+	return 0;
+}
+
+static void replay_free(struct replay *r)
+{
+	/* a failed run leaves the output paths as they were */
+	tp_outfile_discard(r->csv_of);
+	tp_outfile_discard(r->svg_of);
+	if (r->series) {
+		for (size_t i = 0; i <= r->nb; i++) {
+			free(r->series[i].t);
+			free(r->series[i].v);
+		}
+		free(r->series);
+	}
+	tp_trace_reader_close(r->pass.rd);
+	if (r->in && r->in != stdin)
+		fclose(r->in);
+	scan_free(&r->sc);
+	tp_trace_free(&r->ptrace);
+	tp_plugins_free(r->plugins);
+	free(r);
+}
+
+static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
+{
+	const struct cmd_parsed *o = args->opt;
+	struct replay *r = calloc(1, sizeof(*r));
+	int status;
+
+	if (!r)
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	r->file = args->pos[0].text;
+	r->out = o[OPT_OUTPUT].text;
+	r->plot = o[OPT_PLOT].text;
+	r->plot_cpu = o[OPT_PLOT_CPU].given ? (int)o[OPT_PLOT_CPU].v.i : -1;
+	r->ro.hz = o[OPT_HZ].given ? (int)o[OPT_HZ].v.i : 0;
+	status = replay_open(ctx, r, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text
+							   : DEFAULT_BACKENDS);
+	if (!status)
+		status = replay_run(ctx, r);
+	if (!status && r->plot)
+		status = replay_plot(ctx, r);
+	if (!status)
+		status = replay_commit(ctx, r);
+	if (!status && ctx->cmd_json)
+		out_json(ctx, json_summary(r->file, r->profile, r->ro.hz, &r->sc.span, r->b, r->nb,
+					   r->sums));
+	else if (!status && r->csv != stdout)
+		print_table(ctx, r->file, &r->sc.span, r->profile, r->ro.hz, r->b, r->nb, r->sums);
+	replay_free(r);
+	return status;
 }
 
 const struct cmd_entry cmd_replay_entry = {
 	.path = "replay",
-	.args = "FILE [--backends LIST] [--hz N] [-o OUT.csv] [--plot FILE.svg] [--plot-cpu N]",
+	.pos = replay_pos,
+	.opts = replay_opts,
 	.summary = "replay a trace or a cap profile through several backends",
 	.help = "Feeds the pressure timeline of FILE through each backend of LIST (default "
 		DEFAULT_BACKENDS ") as the kernel tick would, at --hz (default: the trace's, "
@@ -646,8 +659,6 @@ const struct cmd_entry cmd_replay_entry = {
 		"length; - reads standard input) and may span at most 100000000 ticks per CPU; "
 		"nothing is written unless every row is valid, and an existing output file is "
 		"replaced only when complete.  See docs/experiments.md.",
-	.min_args = 1, .max_args = -1,
 	.flags = CMD_JSON,
 	.exec = exec_replay,
-	.complete = complete_replay,
 };

@@ -161,7 +161,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 	return 0;
 }
 
-static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_show(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_snapshot snap = { 0 };
 	int rc = ctx_snapshot(ctx, &snap);
@@ -178,7 +178,7 @@ static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-static int exec_show_cpu(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_show_cpu(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_snapshot snap = { 0 };
 	struct tp_error err = { 0 };
@@ -187,9 +187,9 @@ static int exec_show_cpu(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		goto out;
-	rc = tp_parse_cpulist(argv[0], &snap, &set, &err);
+	rc = tp_parse_cpulist(args->pos[0].text, &snap, &set, &err);
 	if (rc < 0) {
-		rc = cmd_tp_error(ctx, rc, &err);
+		rc = cmd_usage_tp_error(ctx, rc, &err);
 		goto out;
 	}
 	if (ctx->cmd_json) {
@@ -203,7 +203,7 @@ out:
 	return rc;
 }
 
-static int exec_show_backends(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_show_backends(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_backend_info b[TP_MAX_BACKENDS];
 	struct tp_error err = { 0 };
@@ -239,7 +239,7 @@ static int exec_show_backends(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_snapshot snap = { 0 };
 	static struct tp_cpuset online, capped;
@@ -286,15 +286,14 @@ out:
 	return rc;
 }
 
-static void complete_cpulist(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
-{
-	if (argc == 0)
-		cands_add(out, "all");
-}
+static const struct cmd_arg show_cpu_pos[] = {
+	{ .name = "CPULIST", .kind = &kind_cpulist,
+	  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
+	{ 0 },
+};
 
 const struct cmd_entry cmd_show_entry = {
 	.path = "show",
-	.args = "[--json]",
 	.summary = "show every CPU's capacity and thermal pressure",
 	.help = "Shows one line per CPU: its number, frequency domain, online state, the capacity "
 		"the scheduler uses, its capacity at the top frequency, the capped and the top "
@@ -305,43 +304,36 @@ const struct cmd_entry cmd_show_entry = {
 		"such as instant), the tick rate and the source's clock in seconds.  A value that "
 		"does not exist is shown as -.  top writes every value the same way "
 		"(docs/values.md).",
-	.min_args = 0, .max_args = 0,
 	.flags = CMD_JSON,
 	.exec = exec_show,
 };
 
 const struct cmd_entry cmd_show_cpu_entry = {
 	.path = "show cpu",
-	.args = "CPULIST [--json]",
+	.pos = show_cpu_pos,
 	.summary = "show the listed CPUs only",
 	.help = "Like show, for the CPUs of CPULIST only: a list such as 0-3,6, all, or a "
 		"frequency domain name such as big where the topology has names.",
-	.min_args = 1, .max_args = 1,
 	.flags = CMD_JSON,
 	.exec = exec_show_cpu,
-	.complete = complete_cpulist,
 };
 
 const struct cmd_entry cmd_show_backends_entry = {
 	.path = "show backends",
-	.args = "[--json]",
 	.summary = "list the averaging backends",
 	.help = "Lists the averaging backends the source offers: name, whether it is active, the "
 		"decay period in force, the range of decay periods it accepts, whether a "
 		"thermpress plugin implements it, and its summary.",
-	.min_args = 0, .max_args = 0,
 	.flags = CMD_JSON,
 	.exec = exec_show_backends,
 };
 
 const struct cmd_entry cmd_show_status_entry = {
 	.path = "show status",
-	.args = "[--json]",
 	.summary = "show the source, backend, decay period and capped CPUs",
 	.help = "Shows the source thermpress reads, the interface version, the active backend and "
 		"its decay period, the tick rate, the clock, the online and capped CPUs, and any "
 		"warnings from loading the backend plugins.",
-	.min_args = 0, .max_args = 0,
 	.flags = CMD_JSON,
 	.exec = exec_show_status,
 };

@@ -9,14 +9,36 @@
 #include "commands.h"
 #include "signals.h"
 
-static int exec_sim_advance(struct cmd_ctx *ctx, int argc, char **argv)
+static const struct cmd_arg sim_advance_pos[] = {
+	{ .name = "DURATION", .kind = &kind_duration, .unit_ns = 1000000ull,
+	  .help = "how far: 400 (ms), 400ms, 1.5s, 250us" },
+	{ 0 },
+};
+
+enum { OPT_PRESET, OPT_HZ, OPT_VIRTUAL_CLOCK, OPT_SCENARIO };
+static const struct cmd_arg sim_serve_pos[] = {
+	{ .name = "MOUNTPOINT", .kind = &kind_dir, .help = "an existing directory to serve at" },
+	{ 0 },
+};
+static const struct cmd_arg sim_serve_opts[] = {
+	[OPT_PRESET] = { .name = "--preset", .kind = &kind_preset, .value_name = "P",
+			 .values = (const char *const[]){ "hikey960", "db410c", "smp:", NULL },
+			 .flags = ARG_REPEAT,
+			 .help = "the simulated machine: hikey960, db410c or smp:N (default: --sim's)" },
+	[OPT_HZ] = CMD_OPT_HZ,
+	[OPT_VIRTUAL_CLOCK] = { .name = "--virtual-clock",
+				.help = "a virtual clock that only sim advance moves" },
+	[OPT_SCENARIO] = { .name = "--scenario", .kind = &kind_scenario, .value_name = "S",
+			   .flags = ARG_REPEAT, .help = "a thermal scenario (heat)" },
+	{ 0 },
+};
+
+static int exec_sim_advance(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_error err = { 0 };
-	uint64_t ns;
-	int rc = tp_parse_duration_ns(argv[0], 1000000ull, &ns, &err);
+	uint64_t ns = args->pos[0].v.ns;
+	int rc;
 
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
 	if (!ctx_source(ctx))
 		return ctx->status;
 	rc = tp_sim_advance(ctx->src, ns, &err);
@@ -36,45 +58,23 @@ int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
 			 text);
 }
 
-static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_open_options opts = ctx->opts;
 	struct tp_source *src = NULL;
 	struct tp_error err = { 0 };
-	const char *mountpoint = NULL;
+	const char *mountpoint = args->pos[0].text;
 	int status = 0, rc;
 
 	opts.kind = TP_SOURCE_SIM;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (cmd_is_option(a, "--preset")) {
-			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--preset", &status)))
-				return status;
-			opts.sim_preset = v;
-		} else if (cmd_is_option(a, "--hz")) {
-			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--hz", &status)))
-				return status;
-			if ((status = parse_sim_hz(ctx, v, &opts.sim_hz)))
-				return status;
-		} else if (!strcmp(a, "--virtual-clock")) {
-			opts.sim_virtual_clock = true;
-		} else if (cmd_is_option(a, "--scenario")) {
-			if (!(v = cmd_option_value(ctx, "sim serve", argc, argv, &i, "--scenario", &status)))
-				return status;
-			opts.sim_scenario = v;
-		} else if (a[0] == '-' && a[1]) {
-			return cmd_error(ctx, EXIT_USAGE, "sim serve: unknown option '%s' (usage: "
-					 "sim serve %s)", a, cmd_sim_serve_entry.args);
-		} else if (mountpoint) {
-			return cmd_error(ctx, EXIT_USAGE, "sim serve: unexpected argument '%s' "
-					 "(usage: sim serve %s)", a, cmd_sim_serve_entry.args);
-		} else {
-			mountpoint = a;
-		}
-	}
-	if (!mountpoint)
-		return cmd_error(ctx, EXIT_USAGE, "sim serve: missing mount point (usage: sim serve %s)",
-				 cmd_sim_serve_entry.args);
+	if (args->opt[OPT_PRESET].given)
+		opts.sim_preset = args->opt[OPT_PRESET].text;
+	if (args->opt[OPT_HZ].given)
+		opts.sim_hz = (int)args->opt[OPT_HZ].v.i;
+	if (args->opt[OPT_VIRTUAL_CLOCK].given)
+		opts.sim_virtual_clock = true;
+	if (args->opt[OPT_SCENARIO].given)
+		opts.sim_scenario = args->opt[OPT_SCENARIO].text;
 
 	/*
 	 * The stop signals are caught before anything is mounted, so that one at any moment
@@ -107,44 +107,22 @@ static int exec_sim_serve(struct cmd_ctx *ctx, int argc, char **argv)
 	return status;
 }
 
-static void complete_serve(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
-{
-	if (argc && !strcmp(argv[argc - 1], "--preset")) {
-		cands_add(out, "hikey960");
-		cands_add(out, "db410c");
-		cands_add(out, "smp:");
-		return;
-	}
-	if (argc && !strcmp(argv[argc - 1], "--hz")) {
-		cands_add(out, "100");
-		cands_add(out, "250");
-		cands_add(out, "1000");
-		return;
-	}
-	if (argc && !strcmp(argv[argc - 1], "--scenario"))
-		return;
-	cands_add(out, "--preset");
-	cands_add(out, "--hz");
-	cands_add(out, "--virtual-clock");
-	cands_add(out, "--scenario");
-}
-
 const struct cmd_entry cmd_sim_advance_entry = {
 	.path = "sim advance",
-	.args = "DURATION",
+	.pos = sim_advance_pos,
 	.summary = "advance the simulator's virtual clock",
 	.help = "Advances the simulator's virtual clock by DURATION (400 in ms, 400ms, 1s, 1.5s, "
 		"250us), running every tick in between.  Needs a simulator on a virtual clock: "
 		"--sim --virtual-clock, or --root on a tree served by sim serve --virtual-clock.  "
 		"A one-shot thermpress --sim starts a fresh simulator each time, so advance the "
 		"clock inside one script or shell, or use sim serve for a simulator that persists.",
-	.min_args = 1, .max_args = 1,
 	.exec = exec_sim_advance,
 };
 
 const struct cmd_entry cmd_sim_serve_entry = {
 	.path = "sim serve",
-	.args = "[--preset P] [--hz N] [--virtual-clock] [--scenario S] MOUNTPOINT",
+	.pos = sim_serve_pos,
+	.opts = sim_serve_opts,
 	.summary = "serve the simulator as a kernel interface over FUSE",
 	.help = "Runs a simulator and serves the patched kernel's interface (docs/abi.md) at "
 		"MOUNTPOINT/sys/kernel/debug/sched/thermal_pressure with FUSE, in the foreground, "
@@ -153,8 +131,6 @@ const struct cmd_entry cmd_sim_serve_entry = {
 		"and steers it as it would a patched kernel: thermpress --root MOUNTPOINT.  The "
 		"preset (hikey960, db410c, smp:N), tick rate (100, 250, 1000), virtual clock and "
 		"scenario default to the global --sim, --hz and --virtual-clock options.",
-	.min_args = 1, .max_args = -1,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_sim_serve,
-	.complete = complete_serve,
 };

@@ -28,78 +28,33 @@ static const char *signal_word(int sig)
 	}
 }
 
-static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
+enum { POS_CPULIST, POS_VALUE };
+enum { OPT_FOR, OPT_VIA };
+
+static const struct cmd_arg cap_hold_pos[] = {
+	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
+			  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
+	[POS_VALUE] = { .name = "VALUE", .kind = &kind_cap_value,
+			.help = "what cap set takes: 1800MHz, cap=600, 60%" },
+	{ 0 },
+};
+static const struct cmd_arg cap_hold_opts[] = {
+	[OPT_FOR] = { .name = "--for", .kind = &kind_duration, .value_name = "DURATION",
+		      .unit_ns = 1000000000ull, .flags = ARG_REPEAT,
+		      .help = "how long to hold the cap (a bare number in seconds); default: "
+			      "until interrupted" },
+	[OPT_VIA] = CMD_OPT_VIA,
+	{ 0 },
+};
+
+/* Sleep in short steps until the hold ends: a signal ends one at once, and one that came
+ * just before is seen too.  dur_ns 0: until a signal. */
+static void hold_wait(uint64_t dur_ns)
 {
-	struct tp_error err = { 0 };
-	struct tp_cap_value value;
-	struct tp_cpuset set;
-	struct tp_limits *before = NULL;
-	const char *cpus = NULL, *val = NULL, *dur = NULL, *via = NULL;
-	enum tp_stock_cap_method method = TP_STOCK_CAP_SCALING_MAX_FREQ;
-	uint64_t ns = 0, waited = 0;
-	char list[256];
-	int rc, status = 0;
+	uint64_t waited = 0;
 
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--for") == 0 || strcmp(argv[i], "--via") == 0) {
-			if (i + 1 == argc)
-				return cmd_error(ctx, EXIT_USAGE, "%s needs a value", argv[i]);
-			*(argv[i][2] == 'f' ? &dur : &via) = argv[i + 1];
-			i++;
-		} else if (!cpus) {
-			cpus = argv[i];
-		} else if (!val) {
-			val = argv[i];
-		} else {
-			return cmd_error(ctx, EXIT_USAGE, "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (!cpus || !val)
-		return cmd_error(ctx, EXIT_USAGE, "usage: cap hold CPULIST VALUE [--for DURATION] [--via METHOD]");
-	/* everything is checked before anything is applied */
-	rc = ctx_parse_cpus(ctx, cpus, &set);
-	if (rc)
-		return rc;
-	rc = tp_parse_cap_value(val, &value, &err);
-	if (rc == 0 && dur)
-		rc = tp_parse_duration_ns(dur, 1000000000ull, &ns, &err);
-	if (rc == 0 && via)
-		rc = tp_stock_cap_method_parse(via, &method, &err);
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
-	if (via && tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
-		return cmd_error(ctx, EXIT_USAGE, "--via only applies to a stock kernel (this is %s)",
-				 tp_source_describe(ctx->src));
-	if (via) {
-		rc = tp_stock_set_cap_method(ctx->src, method, &err);
-		if (rc < 0)
-			return cmd_tp_error(ctx, rc, &err);
-	}
-
-	/* from here on a signal only sets exp_stop: the caps are put back below */
-	exp_signals_install();
-	rc = tp_source_journal(ctx->src, &err);
-	if (rc == 0)
-		rc = tp_limits_save(ctx->src, &set, &before, &err);
-	if (rc == 0 && !exp_stop)
-		rc = tp_cap_set(ctx->src, &set, &value, &err);
-	if (rc < 0) {
-		status = cmd_tp_error(ctx, rc, &err);
-		goto out;
-	}
-	tp_cpuset_format(&set, list, sizeof(list));
-	if (exp_stop)
-		;	/* stopped before the cap was set: nothing to announce */
-	else if (dur)
-		out_printf(ctx, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
-			   list, val, dur);
-	else
-		out_printf(ctx, "holding the cap on cpus %s at %s until interrupted\n", list, val);
-	out_check_stdout(false);
-
-	/* short sleeps: a signal ends one at once, and one that came just before is seen too */
-	while (!exp_stop && (!dur || waited < ns)) {
-		uint64_t step = dur && ns - waited < 100000000u ? ns - waited : 100000000u;
+	while (!exp_stop && (!dur_ns || waited < dur_ns)) {
+		uint64_t step = dur_ns && dur_ns - waited < 100000000u ? dur_ns - waited : 100000000u;
 		struct timespec ts = { 0, (long)step }, left = { 0, 0 };
 
 		if (nanosleep(&ts, &left) == 0)
@@ -107,6 +62,60 @@ static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			waited += step - (uint64_t)left.tv_nsec;
 	}
+}
+
+/* Record, save and cap; *before gets the limits to put back.  0 or an exit status. */
+static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
+		      const struct tp_cpuset *set, struct tp_limits **before)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_source_journal(ctx->src, &err);
+
+	if (rc == 0)
+		rc = tp_limits_save(ctx->src, set, before, &err);
+	if (rc == 0 && !exp_stop)
+		rc = tp_cap_set(ctx->src, set, &args->pos[POS_VALUE].v.cap, &err);
+	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+}
+
+static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, const char *list)
+{
+	const struct cmd_parsed *dur = &args->opt[OPT_FOR];
+	const char *val = args->pos[POS_VALUE].text;
+
+	if (exp_stop)
+		;	/* stopped before the cap was set: nothing to announce */
+	else if (dur->given)
+		out_printf(ctx, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
+			   list, val, dur->text);
+	else
+		out_printf(ctx, "holding the cap on cpus %s at %s until interrupted\n", list, val);
+	out_check_stdout(false);
+}
+
+static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
+{
+	struct tp_error err = { 0 };
+	struct tp_cpuset set;
+	struct tp_limits *before = NULL;
+	char list[256];
+	int rc, status;
+
+	/* everything is checked before anything is applied */
+	status = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
+	if (!status)
+		status = cap_apply_via(ctx, &args->opt[OPT_VIA]);
+	if (status)
+		return status;
+
+	/* from here on a signal only sets exp_stop: the caps are put back below */
+	exp_signals_install();
+	status = hold_apply(ctx, args, &set, &before);
+	if (status)
+		goto out;
+	tp_cpuset_format(&set, list, sizeof(list));
+	hold_announce(ctx, args, list);
+	hold_wait(args->opt[OPT_FOR].given ? args->opt[OPT_FOR].v.ns : 0);
 	/* back to what was in force before the hold (an earlier cap set too) */
 	rc = tp_limits_put_back(ctx->src, before, NULL, &err);
 	if (rc < 0)
@@ -122,7 +131,7 @@ out:
 	return status;
 }
 
-static int exec_cap_restore(struct cmd_ctx *ctx, int argc, char **argv)
+static int exec_cap_restore(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_error err = { 0 };
 	struct tp_restore_report rep;
@@ -150,22 +159,10 @@ static int exec_cap_restore(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-static void complete_hold(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
-{
-	if (argc == 0)
-		cands_add(out, "all");
-	else if (argc >= 2 && strcmp(argv[argc - 1], "--via") == 0) {
-		cands_add(out, "scaling_max_freq");
-		cands_add(out, "cooling");
-	} else if (argc >= 2) {
-		cands_add(out, "--for");
-		cands_add(out, "--via");
-	}
-}
-
 const struct cmd_entry cmd_cap_hold_entry = {
 	.path = "cap hold",
-	.args = "CPULIST VALUE [--for DURATION] [--via scaling_max_freq|cooling]",
+	.pos = cap_hold_pos,
+	.opts = cap_hold_opts,
 	.summary = "cap CPUs for a while, then put the limits back",
 	.help = "Caps CPULIST at VALUE as cap set does, holds the cap for DURATION (30s, 500ms; "
 		"without --for until interrupted) and then puts back the caps that were in force "
@@ -176,15 +173,12 @@ const struct cmd_entry cmd_cap_hold_entry = {
 		"(--via cooling).  Every change is recorded in a state file first (also on the "
 		"patched interface and a served simulator), so that `cap restore` undoes what a "
 		"killed thermpress left behind.",
-	.min_args = 2, .max_args = 6,
 	.flags = CMD_NO_SHELL,
 	.exec = exec_cap_hold,
-	.complete = complete_hold,
 };
 
 const struct cmd_entry cmd_cap_restore_entry = {
 	.path = "cap restore",
-	.args = NULL,
 	.summary = "put back every cap, backend and decay thermpress recorded",
 	.help = "Writes back everything recorded in the source's state file, including what a "
 		"thermpress that was killed left behind: on a stock kernel every original limit "
@@ -195,6 +189,5 @@ const struct cmd_entry cmd_cap_restore_entry = {
 		"cap play and bench changed (patched-HASH.state in the same directory).  Damaged "
 		"lines of the file are named and skipped; an unreadable file is an error.  The "
 		"in-process simulator keeps no state file.",
-	.min_args = 0, .max_args = 0,
 	.exec = exec_cap_restore,
 };

@@ -36,17 +36,99 @@ struct cmd_cands {
 void cands_add(struct cmd_cands *c, const char *word);
 void cands_free(struct cmd_cands *c);
 
+/*
+ * How a value is read, checked and completed (kinds.c): an option's value or a
+ * positional argument.  parse fills out from text, or reports the error (the caller
+ * has set the usage shape) and returns its exit status; NULL: the text as it is.
+ * complete adds the candidates for a value, or a directive (CMD_COMPLETE_FILES, ...).
+ */
+struct cmd_arg;
+union cmd_value {
+	int64_t i;		/* integers, tick rates, enum methods and formats, flags (1, 0) */
+	uint64_t ns;		/* durations */
+	uint32_t ms;		/* decay periods */
+	struct tp_cap_value cap;
+};
+struct cmd_kind {
+	const char *name;	/* "duration": for messages and the man page */
+	int (*parse)(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+		     union cmd_value *out);
+	/* argv: the words already given to a repeatable positional (else none). */
+	void (*complete)(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			 struct cmd_cands *out);
+};
+extern const struct cmd_kind kind_text, kind_file, kind_dir, kind_words, kind_duration,
+	kind_int, kind_hz, kind_cpulist, kind_cap_value, kind_cap_method, kind_decay,
+	kind_backend, kind_backend_list, kind_trace_format, kind_preset, kind_scenario,
+	kind_command;
+
+/* Completion directives, printed as candidates: the shell scripts act on them. */
+#define CMD_COMPLETE_FILES ":files"
+#define CMD_COMPLETE_DIRS ":dirs"
+#define CMD_COMPLETE_COMMANDS ":commands"
+
+/* cmd_arg flags */
+#define ARG_OPTIONAL	(1u << 0)	/* positional: may be left out */
+#define ARG_REPEAT	(1u << 1)	/* positional: takes every word left; option: may be
+					   given again, the last one counts */
+#define ARG_REQUIRED	(1u << 2)	/* option: must be given */
+#define ARG_AFTER_DASHES (1u << 3)	/* positional: the words after "--" (-- COMMAND ...) */
+#define ARG_RAW		(1u << 4)	/* positional: every word left, options included */
+#define ARG_VALUE_INLINE (1u << 5)	/* option: a value only as NAME=VALUE (--sim[=PRESET]) */
+
+/*
+ * One option or positional argument of a command, as data (tmux's args template):
+ * the one parser (args.c) reads the words with it, and the synopsis, help, man page,
+ * the shell's `?` and the completions are written from it.
+ */
+struct cmd_arg {
+	const char *name;	/* option: "--interval", or a keyword such as "decay";
+				   positional: "CPULIST" */
+	const char *short_name;	/* option: "-o", or NULL */
+	const char *no_name;	/* flag: the negative form ("--no-reset"): value 0 */
+	const struct cmd_kind *kind;	/* option: NULL for a flag (value 1) */
+	const char *value_name;	/* option: the value in synopses ("DURATION"); NULL: the
+				   values joined by | for an enum, else the kind's name */
+	const char *const *values;	/* enum-like kinds: the words accepted and completed */
+	int64_t min, max;	/* kind_int: the range; kind_duration: min ns (0: none) */
+	uint64_t unit_ns;	/* kind_duration: the unit of a bare number */
+	unsigned flags;		/* ARG_* */
+	const char *help;	/* one line: help COMMAND, the man page */
+};
+
+#define CMD_MAX_OPTS 12		/* options of one command, --json included */
+#define CMD_MAX_POS 4		/* positional arguments of one command */
+
+/* What the dispatcher parsed (args.c), by the index of the option or positional. */
+struct cmd_parsed {
+	bool given;
+	const char *text;	/* the word given (the value of an option; NULL for a flag) */
+	union cmd_value v;
+};
+struct cmd_args {
+	struct cmd_parsed opt[CMD_MAX_OPTS];	/* entry->opts[i]; the last one: --json */
+	struct cmd_parsed pos[CMD_MAX_POS];	/* entry->pos[i]; a repeatable one: first word */
+	char **words;		/* a repeatable positional's words, NULL-terminated (or NULL) */
+	int nwords;
+	char *word_store[CMD_MAX_WORDS + 1];
+	bool json;		/* --json (CMD_JSON entries) */
+};
+
 struct cmd_entry {
 	const char *path;	/* words of the command: "cap set" */
-	const char *args;	/* synopsis of the arguments: "CPULIST VALUE", or NULL */
+	const struct cmd_arg *pos;	/* positional arguments, NULL name ends (or NULL) */
+	const struct cmd_arg *opts;	/* options, NULL name ends (or NULL) */
 	const char *summary;	/* one line, for lists, `?` and completion */
 	const char *help;	/* paragraphs for `help COMMAND` and the man page */
-	int min_args, max_args;	/* positional words after the path (max -1: any) */
 	unsigned flags;		/* CMD_* */
-	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
-	/* Candidates for the next argument, after the argc arguments already given. */
-	void (*complete)(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out);
+	/* Runs with the words parsed and checked (args.c): reads typed values from args. */
+	int (*exec)(struct cmd_ctx *ctx, const struct cmd_args *args);
 };
+
+/* Options several commands share, spelled once. */
+#define CMD_OPT_HZ { .name = "--hz", .kind = &kind_hz, .value_name = "N", \
+	.values = (const char *const[]){ "100", "250", "1000", NULL }, .flags = ARG_REPEAT, \
+	.help = "the tick rate: 100, 250 or 1000" }
 
 /* A word that groups commands ("cap") without being one itself. */
 struct cmd_group {
@@ -59,13 +141,11 @@ extern const struct cmd_entry *const cmd_table[];	/* NULL-terminated, in help or
 extern const struct cmd_group cmd_groups[];		/* NULL name terminates */
 
 /* The global options (options.c): for parsing, --help, completion and the man page. */
-struct global_option {
-	const char *name;	/* "--root" */
-	const char *arg;	/* "DIR", or NULL */
-	bool arg_optional;	/* --sim[=PRESET] */
-	const char *help;
+enum global_option_index {
+	GOPT_ROOT, GOPT_SIM, GOPT_HZ, GOPT_VIRTUAL_CLOCK, GOPT_JSON, GOPT_FILE, GOPT_HELP,
+	GOPT_VERSION,
 };
-extern const struct global_option global_options[];	/* NULL name terminates */
+extern const struct cmd_arg global_options[];	/* NULL name terminates */
 
 /* Where the command being run comes from. */
 enum cmd_mode {
@@ -84,6 +164,8 @@ struct cmd_ctx {
 	struct cli_def *cli;		/* in the shell */
 	const char *script_name;	/* in a script: "FILE" or "<stdin>" */
 	unsigned script_line;
+	const struct cmd_entry *entry;	/* the command running */
+	const struct cmd_entry *usage_of;	/* set: usage errors in its usage shape */
 	struct tp_source *src;		/* opened on first use */
 	bool warned;			/* plugin warnings printed */
 	int status;			/* exit status of the last command run */
@@ -104,24 +186,45 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 const struct cmd_entry *cmd_find(const char *path);
 /* Run one command line given as words; records and returns its exit status. */
 int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
-/* argv[*i] is NAME or NAME=VALUE. */
-bool cmd_is_option(const char *arg, const char *name);
-/* The value of option NAME at argv[*i] (NAME=V or NAME V); NULL after reporting. */
-const char *cmd_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
-			     int *i, const char *name, int *status);
 /*
  * The message (no "thermpress: ") for a first word the caller does not offer in mode
  * (the shell registers no hidden or CMD_NO_SHELL commands): the resolver's message for
  * an unknown or ambiguous word, the mode's refusal, or "unknown command".
  */
 void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size_t msglen);
-/* Run a resolved entry with its arguments (checks counts, --json, the mode). */
+/* "unknown command 'PATH WORD' (see 'thermpress help PATH')"; path may be "". */
+void cmd_unknown_message(char *msg, size_t msglen, const char *path, const char *word);
+/* Whether commands sit below path ("show" has "show cpu"). */
+bool cmd_has_children(const char *path);
+/* Run a resolved entry with its arguments (parsed by args_parse(), the mode checked). */
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
 /* The child words of the node named by the first depth words of prefix. */
 void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out);
 /* Split a line into words (quotes '' and "" and backslash escapes; # starts a comment). */
 int cmd_split(const char *line, char ***argv, int *argc, char *msg, size_t msglen);
 void cmd_free_words(char **argv, int argc);
+
+/* args.c: the one parser of a command's words, and what is written from the same data. */
+/* Parse argv (the words after the command's path); 0 or EXIT_USAGE (reported). */
+int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
+	       struct cmd_args *out);
+/* The synopsis of e's arguments: "CPULIST VALUE [--via scaling_max_freq|cooling]". */
+void args_synopsis(const struct cmd_entry *e, char *buf, size_t len);
+/* One option as help lists it: "-o, --output FILE", "--reset, --no-reset". */
+void args_option_label(const struct cmd_arg *a, char *buf, size_t len);
+/* Option i of e, --json last for CMD_JSON entries; NULL past the end. */
+const struct cmd_arg *args_option(const struct cmd_entry *e, size_t i);
+/* Whether word is option a: 1 its name (or short name), 0 its negative form, -1 not;
+ * *value gets the text after '=' (else NULL). */
+int args_match(const struct cmd_arg *a, const char *word, const char **value);
+/* Completion candidates for the word partial after the complete words argv of e. */
+void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
+		   const char *partial, struct cmd_cands *out);
+/* A usage error of the running command: "COMMAND: MESSAGE (usage: COMMAND SYNOPSIS)". */
+int cmd_usage_error(struct cmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* cmd_tp_error() for a word of the running command: a usage error gets the shape. */
+int cmd_usage_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 
 /* output.c */
 void out_printf(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -162,11 +265,25 @@ int script_run_stream(struct cmd_ctx *ctx, void *fp, const char *name);
 
 /* cmd_misc.c */
 void print_usage(struct cmd_ctx *ctx, bool brief);
-int print_man(struct cmd_ctx *ctx);
+/* help COMMAND: the usage line, the help, the arguments and options. */
+void print_command_help(struct cmd_ctx *ctx, const struct cmd_entry *e);
 int complete_words(struct cmd_ctx *ctx, int argc, char **argv);
+/* The command words that may follow the words argv (help's argument). */
+void complete_command_words(int argc, char **argv, struct cmd_cands *out);
+/* man.c */
+int print_man(struct cmd_ctx *ctx);
 
 /* cmd_sim.c: --hz N (100, 250, 1000); 0 or EXIT_USAGE (reported). */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
+
+/* cmd_cap.c: --via METHOD, shared by cap set, cap clear and cap hold. */
+#define CMD_OPT_VIA { .name = "--via", .kind = &kind_cap_method, \
+	.values = (const char *const[]){ "scaling_max_freq", "cooling", NULL }, \
+	.help = "on a stock kernel, cap through scaling_max_freq (the default) or the " \
+		"cpufreq cooling device" }
+/* Choose the cap method given with --via (not given: nothing); refused on a source that
+ * is not a stock kernel.  0 or an exit status (reported). */
+int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via);
 
 /* The entries, one per command. */
 extern const struct cmd_entry cmd_show_entry, cmd_show_cpu_entry, cmd_show_backends_entry,
@@ -175,6 +292,6 @@ extern const struct cmd_entry cmd_cap_set_entry, cmd_cap_clear_entry;
 extern const struct cmd_entry cmd_backend_set_entry, cmd_decay_set_entry;
 extern const struct cmd_entry cmd_sim_advance_entry, cmd_sim_serve_entry;
 extern const struct cmd_entry cmd_shell_entry, cmd_version_entry, cmd_help_entry,
-	cmd_complete_entry, cmd_man_entry;
+	cmd_complete_entry, cmd_man_entry, cmd_commands_entry;
 
 #endif

@@ -85,7 +85,7 @@ int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
 	if (!rc) {
 		rc = tp_parse_cpulist(text, &snap, set, &err);
 		if (rc < 0)
-			rc = cmd_tp_error(ctx, rc, &err);
+			rc = cmd_usage_tp_error(ctx, rc, &err);
 	}
 	tp_snapshot_release(&snap);
 	return rc;

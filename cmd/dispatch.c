@@ -84,7 +84,7 @@ static bool is_hidden_word(const char *prefix, const char *word)
 	return e && (e->flags & CMD_HIDDEN);
 }
 
-static bool has_children(const char *path)
+bool cmd_has_children(const char *path)
 {
 	struct cmd_cands c = { 0 };
 	cmd_children(path, true, &c);
@@ -93,8 +93,7 @@ static bool has_children(const char *path)
 	return yes;
 }
 
-/* "unknown command 'PATH WORD' (see 'thermpress help PATH')"; path may be "". */
-static void unknown_message(char *msg, size_t msglen, const char *path, const char *word)
+void cmd_unknown_message(char *msg, size_t msglen, const char *path, const char *word)
 {
 	snprintf(msg, msglen, "unknown command '%s%s%s' (see 'thermpress help%s%s')",
 		 path, *path ? " " : "", word, *path ? " " : "", path);
@@ -147,11 +146,11 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 		return 0;
 	if (!*m->path) {
 		if (argc)
-			unknown_message(msg, msglen, "", argv[0]);
+			cmd_unknown_message(msg, msglen, "", argv[0]);
 		else
 			snprintf(msg, msglen, "no command given (see 'thermpress help')");
 	} else if (i < argc) {
-		unknown_message(msg, msglen, m->path, argv[i]);
+		cmd_unknown_message(msg, msglen, m->path, argv[i]);
 	} else {
 		struct cmd_cands kids = { 0 };
 		char list[256] = "";
@@ -186,40 +185,25 @@ void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size
 	if (cmd_resolve(1, argv, &m, msg, msglen))
 		return;
 	if ((m.entry->flags & CMD_HIDDEN) || !mode_refuses(m.entry, mode, msg, msglen))
-		unknown_message(msg, msglen, "", word);
+		cmd_unknown_message(msg, msglen, "", word);
 }
 
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv)
 {
-	char *args[CMD_MAX_WORDS + 1];
+	const struct cmd_entry *saved = ctx->entry;
+	struct cmd_args args;
 	char msg[512];
-	int n = 0;
-	bool json = false;
 
 	if (mode_refuses(e, ctx->mode, msg, sizeof(msg)))
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
-	for (int i = 0; i < argc && n < CMD_MAX_WORDS; i++) {
-		if ((e->flags & CMD_JSON) && !strcmp(argv[i], "--json"))
-			json = true;
-		else
-			args[n++] = argv[i];
+	ctx->entry = e;
+	ctx->status = args_parse(ctx, e, argc, argv, &args);
+	if (!ctx->status) {
+		ctx->cmd_json = ctx->json || args.json;
+		ctx->status = e->exec(ctx, &args);
+		ctx->cmd_json = false;
 	}
-	if (n < e->min_args)
-		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s: missing argument (usage: %s %s)",
-					       e->path, e->path, e->args ? e->args : "");
-	if (e->max_args >= 0 && n > e->max_args) {
-		if (has_children(e->path) && e->max_args == 0 && args[0][0] != '-') {
-			unknown_message(msg, sizeof(msg), e->path, args[e->max_args]);
-			return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
-		}
-		return ctx->status = cmd_error(ctx, EXIT_USAGE,
-			"%s: unexpected argument '%s' (usage: %s%s%s)", e->path,
-			args[e->max_args], e->path, e->args ? " " : "", e->args ? e->args : "");
-	}
-	ctx->cmd_json = ctx->json || json;
-	args[n] = NULL;
-	ctx->status = e->exec(ctx, n, args);
-	ctx->cmd_json = false;
+	ctx->entry = saved;
 	return ctx->status;
 }
 
@@ -300,26 +284,4 @@ int cmd_split(const char *line, char ***argvp, int *argcp, char *msg, size_t msg
 	*argvp = argv;
 	*argcp = argc;
 	return 0;
-}
-
-/* A command's own options (cmd names the command in messages). */
-bool cmd_is_option(const char *arg, const char *name)
-{
-	size_t nl = strlen(name);
-
-	return !strncmp(arg, name, nl) && (arg[nl] == '\0' || arg[nl] == '=');
-}
-
-const char *cmd_option_value(struct cmd_ctx *ctx, const char *cmd, int argc, char **argv,
-			     int *i, const char *name, int *status)
-{
-	size_t nl = strlen(name);
-
-	if (argv[*i][nl] == '=')
-		return argv[*i] + nl + 1;
-	if (*i + 1 >= argc) {
-		*status = cmd_error(ctx, EXIT_USAGE, "%s: option %s needs a value", cmd, name);
-		return NULL;
-	}
-	return argv[++*i];
 }

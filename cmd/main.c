@@ -8,23 +8,6 @@
 
 #include "commands.h"
 
-static bool opt_is(const char *arg, const char *name, const char **value)
-{
-	size_t nl = strlen(name);
-
-	if (strncmp(arg, name, nl))
-		return false;
-	if (arg[nl] == '\0') {
-		*value = NULL;
-		return true;
-	}
-	if (arg[nl] == '=') {
-		*value = arg + nl + 1;
-		return true;
-	}
-	return false;
-}
-
 /* The value of an option that needs one: --root DIR or --root=DIR. */
 static const char *need_value(struct cmd_ctx *ctx, int argc, char **argv, int *i,
 			      const char *name, const char *inline_value)
@@ -41,7 +24,7 @@ static const char *need_value(struct cmd_ctx *ctx, int argc, char **argv, int *i
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
-	const char *script = NULL, *v;
+	const char *script = NULL;
 	bool help = false, version = false;
 	int i, status;
 
@@ -51,41 +34,53 @@ int main(int argc, char **argv)
 	ctx.mode = MODE_ONESHOT;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *v = NULL;
+		int opt = -1;
+
 		if (!strcmp(a, "--")) {
 			i++;
 			break;
 		}
 		if (a[0] != '-' || !a[1])
 			break;
-		if (opt_is(a, "--root", &v)) {
-			if (!(v = need_value(&ctx, argc, argv, &i, "--root", v)))
-				return EXIT_USAGE;
+		for (int k = 0; global_options[k].name && opt < 0; k++)
+			if (args_match(&global_options[k], a, &v) >= 0)
+				opt = k;
+		if (opt < 0 || (!global_options[opt].kind && v))
+			return cmd_error(&ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')",
+					 a);
+		if (global_options[opt].kind && !(global_options[opt].flags & ARG_VALUE_INLINE) &&
+		    !(v = need_value(&ctx, argc, argv, &i, global_options[opt].name, v)))
+			return EXIT_USAGE;
+		switch (opt) {
+		case GOPT_ROOT:
 			ctx.opts.root = v;
-		} else if (opt_is(a, "--sim", &v)) {
+			break;
+		case GOPT_SIM:
 			if (v && !*v)
 				return cmd_error(&ctx, EXIT_USAGE, "option --sim= needs a preset");
 			ctx.opts.kind = TP_SOURCE_SIM;
 			ctx.opts.sim_preset = v;
-		} else if (opt_is(a, "--hz", &v)) {
-			if (!(v = need_value(&ctx, argc, argv, &i, "--hz", v)))
-				return EXIT_USAGE;
+			break;
+		case GOPT_HZ:
 			if (parse_sim_hz(&ctx, v, &ctx.opts.sim_hz))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--virtual-clock")) {
+			break;
+		case GOPT_VIRTUAL_CLOCK:
 			ctx.opts.sim_virtual_clock = true;
-		} else if (!strcmp(a, "--json")) {
+			break;
+		case GOPT_JSON:
 			ctx.json = true;
-		} else if (!strcmp(a, "-f")) {
-			if (!(script = need_value(&ctx, argc, argv, &i, "-f", NULL)))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			break;
+		case GOPT_FILE:
+			script = v;
+			break;
+		case GOPT_HELP:
 			help = true;
-		} else if (!strcmp(a, "--version")) {
+			break;
+		case GOPT_VERSION:
 			version = true;
-		} else {
-			return cmd_error(&ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')",
-					 a);
+			break;
 		}
 	}
 	if (ctx.opts.root && ctx.opts.kind == TP_SOURCE_SIM)

@@ -72,12 +72,29 @@ static void vmessage(struct cmd_ctx *ctx, const char *kind, const char *fmt, va_
 		fprintf(stderr, "thermpress: %s%s\n", kind, msg);
 }
 
+/* "COMMAND: MESSAGE (usage: COMMAND SYNOPSIS)": every usage error of a command. */
+static void usage_message(struct cmd_ctx *ctx, const char *fmt, va_list ap)
+{
+	const struct cmd_entry *e = ctx->usage_of;
+	char msg[1024], syn[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	args_synopsis(e, syn, sizeof(syn));
+	ctx->usage_of = NULL;
+	cmd_error(ctx, EXIT_USAGE, "%s: %s (usage: %s%s%s)", e->path, msg, e->path,
+		  *syn ? " " : "", syn);
+	ctx->usage_of = e;
+}
+
 int cmd_error(struct cmd_ctx *ctx, int status, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(ctx, "", fmt, ap);
+	if (ctx && ctx->usage_of && status == EXIT_USAGE)
+		usage_message(ctx, fmt, ap);
+	else
+		vmessage(ctx, "", fmt, ap);
 	va_end(ap);
 	return status;
 }

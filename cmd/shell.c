@@ -91,15 +91,19 @@ static int no_completions(struct cli_def *cli, const char *name, const char *wor
  */
 static void add_synopsis(struct cli_command *c, const struct cmd_entry *e)
 {
-	size_t len = strlen(e->args);
+	char args[480], name[512];
+	size_t len;
 	int flags = CLI_CMD_DO_NOT_RECORD;
-	char name[256];
 
-	if (len > 2 && e->args[0] == '[' && e->args[len - 1] == ']') {
-		snprintf(name, sizeof(name), "%.*s", (int)(len - 2), e->args + 1);
+	args_synopsis(e, args, sizeof(args));
+	len = strlen(args);
+	if (!len)
+		return;
+	if (len > 2 && args[0] == '[' && args[len - 1] == ']') {
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 2), args + 1);
 		flags |= CLI_CMD_HYPHENATED_OPTION;
 	} else {
-		snprintf(name, sizeof(name), "%s", e->args);
+		snprintf(name, sizeof(name), "%s", args);
 		flags |= CLI_CMD_ARGUMENT;
 	}
 	cli_register_optarg(c, name, flags, PRIVILEGE_UNPRIVILEGED, MODE_EXEC, e->summary,
@@ -137,7 +141,7 @@ static struct cli_command *node_for(struct cli_def *cli, struct node *nodes, siz
 
 	struct cli_command *c = cli_register_command(cli, parent, word, shell_callback,
 		PRIVILEGE_UNPRIVILEGED, MODE_EXEC, help);
-	if (c && e && e->args)
+	if (c && e)
 		add_synopsis(c, e);
 	snprintf(nodes[*n].path, sizeof(nodes[*n].path), "%s", path);
 	nodes[*n].c = c;

@@ -31,6 +31,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_help_entry,
 	&cmd_complete_entry,
 	&cmd_man_entry,
+	&cmd_commands_entry,
 	NULL,
 };
 

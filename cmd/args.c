@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one parser of a command's words (tmux's args template): every entry declares
+ * its positional arguments and options as data (commands.h, struct cmd_arg); this
+ * file reads the words with that data, and writes the synopsis and the completion
+ * candidates from it, so that they cannot disagree.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* --json, for the entries that print JSON (CMD_JSON): one spelling for all. */
+static const struct cmd_arg opt_json = {
+	.name = "--json",
+	.help = "print the result as JSON (docs/json.md)",
+};
+
+static size_t count_args(const struct cmd_arg *a)
+{
+	size_t n = 0;
+
+	while (a && a[n].name)
+		n++;
+	return n;
+}
+
+const struct cmd_arg *args_option(const struct cmd_entry *e, size_t i)
+{
+	size_t n = count_args(e->opts);
+
+	if (i < n)
+		return &e->opts[i];
+	if (i == n && (e->flags & CMD_JSON))
+		return &opt_json;
+	return NULL;
+}
+
+static bool is_keyword(const struct cmd_arg *a)
+{
+	return a->name[0] != '-';
+}
+
+int args_match(const struct cmd_arg *a, const char *word, const char **value)
+{
+	const char *names[] = { a->name, a->short_name, a->no_name };
+
+	*value = NULL;
+	for (int k = 0; k < 3; k++) {
+		size_t nl = names[k] ? strlen(names[k]) : 0;
+
+		if (!nl || strncmp(word, names[k], nl))
+			continue;
+		/* "=VALUE" only after a long name: "-ofile" is not "-o file" */
+		if (word[nl] == '=' && names[k][1] == '-' && k < 2)
+			*value = word + nl + 1;
+		else if (word[nl])
+			continue;
+		return k == 2 ? 0 : 1;
+	}
+	return -1;
+}
+
+/* A word that can only be an option: "--x", "-x" (not "-", "--", "-1"). */
+static bool looks_like_option(const char *w)
+{
+	return w[0] == '-' && ((w[1] == '-' && w[2]) || isalpha((unsigned char)w[1]));
+}
+
+/* The option word w names (keywords only once the required positionals are given). */
+static const struct cmd_arg *find_option(const struct cmd_entry *e, const char *w,
+					 bool keywords, size_t *index, int *match,
+					 const char **value)
+{
+	const struct cmd_arg *a;
+
+	for (size_t i = 0; (a = args_option(e, i)); i++) {
+		if (is_keyword(a) && !keywords)
+			continue;
+		*match = args_match(a, w, value);
+		if (*match >= 0) {
+			*index = i;
+			return a;
+		}
+	}
+	return NULL;
+}
+
+static size_t required_positionals(const struct cmd_entry *e)
+{
+	size_t n = 0;
+
+	for (const struct cmd_arg *p = e->pos; p && p->name; p++)
+		if (!(p->flags & (ARG_OPTIONAL | ARG_AFTER_DASHES)))
+			n++;
+	return n;
+}
+
+/* The positional taking words before "--" at position i (a repeatable one stays). */
+static const struct cmd_arg *positional_at(const struct cmd_entry *e, size_t i, size_t *index)
+{
+	size_t k = 0;
+
+	for (const struct cmd_arg *p = e->pos; p && p->name; p++, k++) {
+		if (p->flags & ARG_AFTER_DASHES)
+			break;
+		if (k == i || (p->flags & (ARG_REPEAT | ARG_RAW))) {
+			*index = k;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static const struct cmd_arg *after_dashes(const struct cmd_entry *e, size_t *index)
+{
+	size_t k = 0;
+
+	for (const struct cmd_arg *p = e->pos; p && p->name; p++, k++)
+		if (p->flags & ARG_AFTER_DASHES) {
+			*index = k;
+			return p;
+		}
+	return NULL;
+}
+
+/* The word as the synopsis shows a value: "DURATION", "csv|jsonl|perfetto". */
+static void value_label(const struct cmd_arg *a, char *buf, size_t len)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	if (a->value_name) {
+		snprintf(buf, len, "%s", a->value_name);
+		return;
+	}
+	for (const char *const *v = a->values; v && *v; v++) {
+		snprintf(buf + l, len - l, "%s%s", l ? "|" : "", *v);
+		l = strlen(buf);
+	}
+	if (!l)
+		for (const char *k = a->kind->name; *k && l + 1 < len; k++, l++)
+			buf[l] = (char)toupper((unsigned char)*k), buf[l + 1] = '\0';
+}
+
+void args_option_label(const struct cmd_arg *a, char *buf, size_t len)
+{
+	char value[96] = "";
+
+	if (a->kind)
+		value_label(a, value, sizeof(value));
+	if (a->kind && (a->flags & ARG_VALUE_INLINE))
+		snprintf(buf, len, "%s[=%s]", a->name, value);
+	else
+		snprintf(buf, len, "%s%s%s%s%s%s%s", a->short_name ? a->short_name : "",
+			 a->short_name ? ", " : "", a->name, a->no_name ? ", " : "",
+			 a->no_name ? a->no_name : "", a->kind ? " " : "", value);
+}
+
+/* One option as the synopsis shows it: "[--via scaling_max_freq|cooling]", "-o FILE". */
+static void synopsis_option(const struct cmd_arg *a, char *buf, size_t len)
+{
+	char value[96] = "";
+	bool req = a->flags & ARG_REQUIRED;
+
+	if (a->kind)
+		value_label(a, value, sizeof(value));
+	snprintf(buf, len, "%s%s%s%s%s%s%s", req ? "" : "[",
+		 a->short_name ? a->short_name : a->name, a->no_name ? "|" : "",
+		 a->no_name ? a->no_name : "",
+		 !a->kind ? "" : (a->flags & ARG_VALUE_INLINE) ? "[=" : " ", value,
+		 req ? "" : (a->flags & ARG_VALUE_INLINE) ? "]]" : "]");
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t l = strlen(buf);
+	va_list ap;
+
+	if (l >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + l, len - l, fmt, ap);
+	va_end(ap);
+}
+
+void args_synopsis(const struct cmd_entry *e, char *buf, size_t len)
+{
+	const struct cmd_arg *a;
+	char part[160];
+	size_t k;
+
+	buf[0] = '\0';
+	for (a = e->pos; a && a->name; a++) {
+		if (a->flags & ARG_AFTER_DASHES)
+			continue;
+		bool opt = a->flags & ARG_OPTIONAL;
+		append(buf, len, "%s%s%s%s%s", *buf ? " " : "", opt ? "[" : "", a->name,
+		       (a->flags & (ARG_REPEAT | ARG_RAW)) ? "..." : "", opt ? "]" : "");
+	}
+	for (size_t i = 0; (a = args_option(e, i)); i++) {
+		synopsis_option(a, part, sizeof(part));
+		append(buf, len, "%s%s", *buf ? " " : "", part);
+	}
+	if ((a = after_dashes(e, &k))) {
+		bool opt = a->flags & ARG_OPTIONAL;
+		append(buf, len, "%s%s-- %s ...%s", *buf ? " " : "", opt ? "[" : "", a->name,
+		       opt ? "]" : "");
+	}
+}
+
+/* ---- parsing ------------------------------------------------------------------------ */
+
+struct parse_state {
+	struct cmd_ctx *ctx;
+	const struct cmd_entry *e;
+	struct cmd_args *out;
+	size_t filled;		/* positionals given so far (before "--") */
+};
+
+static int parse_value(struct parse_state *st, const struct cmd_arg *a, const char *text,
+		       struct cmd_parsed *p)
+{
+	p->given = true;
+	p->text = text;
+	if (!a->kind || !a->kind->parse)
+		return 0;
+	return a->kind->parse(st->ctx, a, text, &p->v);
+}
+
+static void add_word(struct cmd_args *out, char *w)
+{
+	if (out->nwords < CMD_MAX_WORDS) {
+		out->word_store[out->nwords++] = w;
+		out->word_store[out->nwords] = NULL;
+		out->words = out->word_store;
+	}
+}
+
+/* The option at argv[*i]; 0 or EXIT_USAGE (reported). */
+static int parse_option(struct parse_state *st, const struct cmd_arg *a, size_t index, int match,
+			const char *value, int argc, char **argv, int *i)
+{
+	struct cmd_parsed *p = &st->out->opt[index];
+	const char *shown = a->name;
+
+	if (p->given && !(a->flags & ARG_REPEAT))
+		return cmd_usage_error(st->ctx, "%s given twice", shown);
+	if (!a->kind) {
+		if (value)
+			return cmd_usage_error(st->ctx, "option %s takes no value", shown);
+		p->given = true;
+		p->v.i = match;
+		return 0;
+	}
+	if (!value && !(a->flags & ARG_VALUE_INLINE)) {
+		if (*i + 1 >= argc)
+			return is_keyword(a) ? cmd_usage_error(st->ctx, "'%s' needs a value", shown)
+					     : cmd_usage_error(st->ctx, "option %s needs a value",
+							       argv[*i]);
+		value = argv[++*i];
+	}
+	if (!value) {	/* --sim alone: given, no value */
+		p->given = true;
+		return 0;
+	}
+	return parse_value(st, a, value, p);
+}
+
+/* A word that is not an option: the next positional's; 0 or EXIT_USAGE (reported). */
+static int parse_positional(struct parse_state *st, char *w)
+{
+	size_t index;
+	const struct cmd_arg *p = positional_at(st->e, st->filled, &index);
+	char msg[512];
+
+	if (!p) {
+		/* "show foo": a word under a command that has subcommands */
+		if (!st->e->pos && cmd_has_children(st->e->path) && w[0] != '-') {
+			cmd_unknown_message(msg, sizeof(msg), st->e->path, w);
+			return cmd_error(st->ctx, EXIT_USAGE, "%s", msg);
+		}
+		return cmd_usage_error(st->ctx, "unexpected argument '%s'", w);
+	}
+	st->filled++;
+	if (p->flags & (ARG_REPEAT | ARG_RAW)) {
+		add_word(st->out, w);
+		if (st->out->nwords > 1)
+			return 0;
+	}
+	return parse_value(st, p, w, &st->out->pos[index]);
+}
+
+/* "--": the words after it go to the -- COMMAND positional (or are positionals). */
+static int parse_dashes(struct parse_state *st, int argc, char **argv, int i, bool *plain)
+{
+	size_t index;
+	const struct cmd_arg *p = after_dashes(st->e, &index);
+
+	if (!p) {
+		*plain = true;
+		return 0;
+	}
+	if (i + 1 >= argc)
+		return cmd_usage_error(st->ctx, "missing %s after --", p->name);
+	for (int k = i + 1; k < argc; k++)
+		add_word(st->out, argv[k]);
+	st->out->pos[index].given = true;
+	st->out->pos[index].text = argv[i + 1];
+	return 0;
+}
+
+/* Everything required was given; 0 or EXIT_USAGE (reported). */
+static int check_required(struct parse_state *st)
+{
+	const struct cmd_arg *a;
+	char label[160];
+	size_t k = 0;
+
+	for (a = st->e->pos; a && a->name; a++, k++)
+		if (!(a->flags & ARG_OPTIONAL) && !st->out->pos[k].given)
+			return (a->flags & ARG_AFTER_DASHES) ?
+				cmd_usage_error(st->ctx, "missing -- %s ...", a->name) :
+				cmd_usage_error(st->ctx, "missing %s", a->name);
+	for (size_t i = 0; (a = args_option(st->e, i)); i++)
+		if ((a->flags & ARG_REQUIRED) && !st->out->opt[i].given) {
+			synopsis_option(a, label, sizeof(label));
+			return cmd_usage_error(st->ctx, "missing %s", label);
+		}
+	return 0;
+}
+
+static int parse_words(struct parse_state *st, int argc, char **argv)
+{
+	bool plain = false;	/* after a "--" of a command without -- COMMAND */
+	int status = 0;
+
+	for (int i = 0; i < argc && !status; i++) {
+		const struct cmd_arg *p, *a;
+		const char *value;
+		size_t index;
+		int match;
+		char *w = argv[i];
+
+		p = positional_at(st->e, st->filled, &index);
+		if (!plain && p && (p->flags & ARG_RAW)) {
+			status = parse_positional(st, w);
+			continue;
+		}
+		if (!plain && !strcmp(w, "--")) {
+			status = parse_dashes(st, argc, argv, i, &plain);
+			if (!plain)
+				break;
+			continue;
+		}
+		a = plain ? NULL : find_option(st->e, w, st->filled >= required_positionals(st->e),
+					       &index, &match, &value);
+		if (a)
+			status = parse_option(st, a, index, match, value, argc, argv, &i);
+		else if (!plain && looks_like_option(w))
+			status = cmd_usage_error(st->ctx, "unknown option '%s'", w);
+		else
+			status = parse_positional(st, w);
+	}
+	return status ? status : check_required(st);
+}
+
+int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
+	       struct cmd_args *out)
+{
+	struct parse_state st = { ctx, e, out, 0 };
+	const struct cmd_entry *saved = ctx->usage_of;
+	size_t json = count_args(e->opts);
+	int status;
+
+	memset(out, 0, sizeof(*out));
+	ctx->usage_of = e;
+	status = parse_words(&st, argc, argv);
+	ctx->usage_of = saved;
+	out->json = (e->flags & CMD_JSON) && out->opt[json].given;
+	return status;
+}
+
+/* ---- completion --------------------------------------------------------------------- */
+
+/* Where the complete words leave the command line (as the parser would read it). */
+struct scan {
+	const struct cmd_arg *pending;	/* an option waiting for its value */
+	bool given[CMD_MAX_OPTS];
+	size_t filled;
+	int dashes;			/* -1: no "--" yet; else words after it */
+	int first_word;			/* of the repeatable positional */
+};
+
+static void scan_words(const struct cmd_entry *e, int argc, char **argv, struct scan *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->dashes = -1;
+	sc->first_word = -1;
+	for (int i = 0; i < argc; i++) {
+		const struct cmd_arg *a, *p;
+		const char *value;
+		size_t index;
+		int match;
+
+		if (sc->dashes >= 0) {
+			sc->dashes++;
+			continue;
+		}
+		sc->pending = NULL;
+		if (!strcmp(argv[i], "--") && after_dashes(e, &index)) {
+			sc->dashes = 0;
+			continue;
+		}
+		a = find_option(e, argv[i], sc->filled >= required_positionals(e), &index, &match,
+				&value);
+		if (a) {
+			sc->given[index] = true;
+			if (a->kind && !value && !(a->flags & ARG_VALUE_INLINE)) {
+				sc->pending = a;
+				if (i + 1 < argc)
+					i++, sc->pending = NULL;
+			}
+			continue;
+		}
+		p = positional_at(e, sc->filled, &index);
+		if (p && (p->flags & ARG_REPEAT) && sc->first_word < 0)
+			sc->first_word = i;
+		sc->filled++;
+	}
+}
+
+void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
+		   const char *partial, struct cmd_cands *out)
+{
+	const struct cmd_arg *a, *p;
+	struct scan sc;
+	size_t index, before;
+
+	scan_words(e, argc, argv, &sc);
+	if (sc.pending) {
+		if (sc.pending->kind->complete)
+			sc.pending->kind->complete(ctx, sc.pending, 0, NULL, out);
+		return;
+	}
+	if (sc.dashes >= 0) {
+		cands_add(out, sc.dashes ? CMD_COMPLETE_FILES : CMD_COMPLETE_COMMANDS);
+		return;
+	}
+	p = positional_at(e, sc.filled, &index);
+	if (p && (p->flags & ARG_RAW))
+		return;
+	before = out->n;
+	if (p && p->kind && p->kind->complete)
+		p->kind->complete(ctx, p, sc.first_word < 0 ? 0 : argc - sc.first_word,
+				  sc.first_word < 0 ? NULL : argv + sc.first_word, out);
+	/* the options come after a positional's own words, or when a dash is typed */
+	bool words = false;
+	for (size_t k = before; k < out->n; k++)
+		words |= out->v[k][0] != ':';
+	bool keywords = sc.filled >= required_positionals(e);
+	for (size_t i = 0; (a = args_option(e, i)); i++) {
+		if ((sc.given[i] && !(a->flags & ARG_REPEAT)) || (is_keyword(a) && !keywords))
+			continue;
+		if (words && partial[0] != '-' && a != &opt_json)
+			continue;
+		cands_add(out, a->short_name ? a->short_name : a->name);
+		if (a->no_name)
+			cands_add(out, a->no_name);
+	}
+}
+
+/* ---- the usage shape -------------------------------------------------------------------- */
+
+int cmd_usage_error(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	const struct cmd_entry *saved = ctx->usage_of;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ctx->entry)
+		ctx->usage_of = ctx->entry;
+	cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	ctx->usage_of = saved;
+	return EXIT_USAGE;
+}
+
+int cmd_usage_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err)
+{
+	const struct cmd_entry *saved = ctx->usage_of;
+	int status;
+
+	if (ctx->entry)
+		ctx->usage_of = ctx->entry;
+	status = cmd_tp_error(ctx, rc, err);
+	ctx->usage_of = saved;
+	return status;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kinds of values a command's arguments take: how each is read and checked (its
+ * errors are usage errors, in the command's usage shape: args.c sets it), and what is
+ * offered to complete it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <thermpress/experiment.h>
+#include <thermpress/stock.h>
+
+#include "commands.h"
+
+static void complete_values(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			    struct cmd_cands *out)
+{
+	(void)ctx, (void)argc, (void)argv;
+	for (const char *const *v = a->values; v && *v; v++)
+		cands_add(out, *v);
+}
+
+static void complete_files(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			   struct cmd_cands *out)
+{
+	(void)ctx, (void)a, (void)argc, (void)argv;
+	cands_add(out, CMD_COMPLETE_FILES);
+}
+
+static void complete_dirs(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			  struct cmd_cands *out)
+{
+	(void)ctx, (void)a, (void)argc, (void)argv;
+	cands_add(out, CMD_COMPLETE_DIRS);
+}
+
+const struct cmd_kind kind_text = { "text", NULL, complete_values };
+const struct cmd_kind kind_file = { "file", NULL, complete_files };
+const struct cmd_kind kind_dir = { "directory", NULL, complete_dirs };
+const struct cmd_kind kind_words = { "words", NULL, NULL };
+const struct cmd_kind kind_preset = { "preset", NULL, complete_values };
+
+/* "10ms" for 10000000: the largest unit that divides ns. */
+static void format_ns(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t ns; const char *unit; } units[] = {
+		{ 1000000000ull, "s" }, { 1000000ull, "ms" }, { 1000ull, "us" }, { 1, "ns" },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (ns % units[i].ns == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].unit);
+			return;
+		}
+}
+
+static int parse_duration(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			  union cmd_value *out)
+{
+	struct tp_error err = { 0 };
+	char least[32];
+	int rc = tp_parse_duration_ns(text, a->unit_ns, &out->ns, &err);
+
+	if (rc < 0)
+		return cmd_tp_error(ctx, rc, &err);
+	if (a->min > 0 && out->ns < (uint64_t)a->min) {
+		format_ns((uint64_t)a->min, least, sizeof(least));
+		return cmd_error(ctx, EXIT_USAGE, "%s '%s' is too short (at least %s)",
+				 a->name + strspn(a->name, "-"), text, least);
+	}
+	return 0;
+}
+const struct cmd_kind kind_duration = { "duration", parse_duration, NULL };
+
+static int parse_int(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+		     union cmd_value *out)
+{
+	char *end;
+
+	errno = 0;
+	out->i = strtoll(text, &end, 10);
+	if (errno || end == text || *end || out->i < a->min || out->i > a->max)
+		return cmd_error(ctx, EXIT_USAGE, "invalid value '%s' for %s (an integer from "
+				 "%" PRId64 " to %" PRId64 ")", text, a->name, a->min, a->max);
+	return 0;
+}
+const struct cmd_kind kind_int = { "integer", parse_int, NULL };
+
+static int parse_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+		    union cmd_value *out)
+{
+	int hz = 0, status = parse_sim_hz(ctx, text, &hz);
+
+	(void)a;
+	out->i = hz;
+	return status;
+}
+const struct cmd_kind kind_hz = { "tick rate", parse_hz, complete_values };
+
+static int parse_cap_value(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			   union cmd_value *out)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_parse_cap_value(text, &out->cap, &err);
+
+	(void)a;
+	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+}
+const struct cmd_kind kind_cap_value = { "cap value", parse_cap_value, NULL };
+
+static int parse_cap_method(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			    union cmd_value *out)
+{
+	struct tp_error err = { 0 };
+	enum tp_stock_cap_method method;
+	int rc = tp_stock_cap_method_parse(text, &method, &err);
+
+	(void)a;
+	out->i = method;
+	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+}
+const struct cmd_kind kind_cap_method = { "method", parse_cap_method, complete_values };
+
+static int parse_decay(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+		       union cmd_value *out)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_parse_decay_ms(text, &out->ms, &err);
+
+	(void)a;
+	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+}
+const struct cmd_kind kind_decay = { "decay period", parse_decay, NULL };
+
+static int parse_trace_format(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			      union cmd_value *out)
+{
+	struct tp_error err = { 0 };
+	enum tp_trace_format format;
+	int rc = tp_trace_format_parse(text, &format, &err);
+
+	(void)a;
+	out->i = format;
+	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+}
+const struct cmd_kind kind_trace_format = { "format", parse_trace_format, complete_values };
+
+/* all, and the frequency domains' names when the source opens (quietly). */
+static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			     struct cmd_cands *out)
+{
+	struct tp_source *src = NULL;
+	struct tp_snapshot snap = { 0 };
+
+	(void)a, (void)argc, (void)argv;
+	cands_add(out, "all");
+	if (tp_source_open(&ctx->opts, &src, NULL) < 0)
+		return;
+	if (tp_snapshot_take(src, &snap, NULL) == 0)
+		for (size_t i = 0; i < snap.nr_domains; i++)
+			if (snap.domains[i].name[0])
+				cands_add(out, snap.domains[i].name);
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+/* Checked against the topology by the command (ctx_parse_cpus), not here. */
+const struct cmd_kind kind_cpulist = { "cpu list", NULL, complete_cpulist };
+
+/* The installed plugins, without opening a source. */
+static void complete_backend(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			     struct cmd_cands *out)
+{
+	struct tp_plugin_set *set = NULL;
+
+	(void)a, (void)argc, (void)argv;
+	if (tp_plugins_load(ctx->opts.plugin_dir, &set, NULL) < 0)
+		return;
+	for (size_t i = 0; i < tp_plugins_count(set); i++)
+		cands_add(out, tp_plugins_get(set, i)->name);
+	tp_plugins_free(set);
+}
+const struct cmd_kind kind_backend = { "backend", NULL, complete_backend };
+/* NAME[:MS],...: checked against the plugins by the command. */
+const struct cmd_kind kind_backend_list = { "backend list", NULL, complete_values };
+
+static void complete_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc,
+			      char **argv, struct cmd_cands *out)
+{
+	(void)ctx, (void)a, (void)argc, (void)argv;
+	for (const char *const *s = tp_sim_scenarios(); *s; s++)
+		cands_add(out, *s);
+}
+const struct cmd_kind kind_scenario = { "scenario", NULL, complete_scenario };
+
+static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			     struct cmd_cands *out)
+{
+	(void)ctx, (void)a;
+	complete_command_words(argc, argv, out);
+}
+const struct cmd_kind kind_command = { "command", NULL, complete_command };

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* thermpress(1), generated from the command table (thermpress __man). */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+#ifndef TP_VERSION
+#define TP_VERSION "unknown"
+#endif
+
+/* Text for troff: backslashes escaped, no line starting with a control character. */
+static void man_text(const char *text, bool dashes)
+{
+	if (*text == '.' || *text == '\'')
+		fputs("\\&", stdout);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\\')
+			fputs("\\e", stdout);
+		else if (*p == '-' && dashes)
+			fputs("\\-", stdout);
+		else
+			putchar(*p);
+	}
+}
+
+/* The sections after COMMANDS: paragraphs separated by newlines. */
+static const char *const sections[][2] = {
+	{ "SOURCES",
+	  "By default thermpress reads the patched kernel's interface "
+	  "(/sys/kernel/debug/sched/thermal_pressure, see docs/abi.md) under the root "
+	  "directory: / unless --root or THERMPRESS_ROOT says otherwise.  When it is not "
+	  "there, the error says what was found and how to use the simulator instead.\n"
+	  "With --sim, thermpress runs the built-in simulator in its own process.  A "
+	  "one-shot command starts a fresh simulator every time, so state (caps, backend, "
+	  "clock) only lasts within one process: a script (-f FILE or standard input) or "
+	  "the shell.  For a simulator that persists between commands, run thermpress sim "
+	  "serve MOUNTPOINT and point other commands at it with --root MOUNTPOINT." },
+	{ "SCRIPTS",
+	  "thermpress -f FILE, or commands on standard input when it is not a terminal, runs "
+	  "one command per line, in order.  Blank lines and comments (from a # at the start "
+	  "of a word to the end of the line) are skipped.  The first command that fails "
+	  "stops the script with the message thermpress: FILE:LINE: message and that "
+	  "command's exit status." },
+	{ "SHELL",
+	  "thermpress shell reads commands from the terminal: ? lists what may come next, "
+	  "TAB completes, the arrow keys recall history, and COMMAND | include WORD (also "
+	  "exclude, begin, count) filters the output.  quit or exit leaves it.  The "
+	  "source stays open for the whole session." },
+	{ "EXIT STATUS",
+	  "0 on success, 1 on a runtime failure (no interface, permission denied, the "
+	  "kernel refused, a write error on standard output), 2 on a usage error (unknown "
+	  "command, bad argument, bad CPU list or value).  Bad input changes nothing.  "
+	  "A command that changes caps, the backend or the decay period for a while (cap "
+	  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
+	  "closed output pipe first puts back what it changed, then ends as the signal "
+	  "would (status 128 + the signal's number); after SIGKILL, cap restore undoes "
+	  "it (docs/state.md)." },
+	{ "ENVIRONMENT",
+	  "THERMPRESS_ROOT: the root directory when --root is not given.  "
+	  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "
+	  "THERMPRESS_STATE_DIR: a private directory (the user's own, mode 0700) for "
+	  "the state files that cap restore reads." },
+};
+
+static void man_header(void)
+{
+	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", TP_VERSION);
+	printf(".SH NAME\nthermpress \\- read and steer the scheduler's view of thermal pressure\n");
+	printf(".SH SYNOPSIS\n.B thermpress\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n");
+	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fB\\-f\\fR \\fIFILE\\fR\n.br\n");
+	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fBshell\\fR\n");
+	printf(".SH DESCRIPTION\n");
+	printf("thermpress shows each CPU's capacity, its instantaneous thermal pressure and the "
+	       "averaged pressure the scheduler uses, and steers them: it caps CPUs' maximum "
+	       "frequency as the cpufreq cooling device would, switches the averaging backend "
+	       "and sets its decay period.  It reads a patched kernel or runs a simulator.\n");
+}
+
+/* One option or argument: .TP, its label in bold, its help line. */
+static void man_arg(const char *label, const char *help)
+{
+	printf(".TP\n\\fB");
+	man_text(label, true);
+	printf("\\fR\n");
+	man_text(help, false);
+	printf("\n");
+}
+
+static void man_options(void)
+{
+	char label[160];
+
+	printf(".SH OPTIONS\nOptions come before the command.\n");
+	for (size_t i = 0; global_options[i].name; i++) {
+		args_option_label(&global_options[i], label, sizeof(label));
+		man_arg(label, global_options[i].help);
+	}
+}
+
+/* Every listed command: its synopsis, its help, its arguments and options. */
+static void man_commands(void)
+{
+	const struct cmd_arg *a;
+	char syn[512], label[160];
+
+	printf(".SH COMMANDS\n");
+	for (size_t i = 0; cmd_table[i]; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+		if (e->flags & CMD_HIDDEN)
+			continue;
+		args_synopsis(e, syn, sizeof(syn));
+		printf(".TP\n\\fB%s\\fR", e->path);
+		if (*syn) {
+			printf(" \\fI");
+			man_text(syn, true);
+			printf("\\fR");
+		}
+		printf("\n");
+		man_text(e->help, false);
+		printf("\n");
+		if (!(e->pos && e->pos->name) && !args_option(e, 0))
+			continue;
+		printf(".RS\n");
+		for (a = e->pos; a && a->name; a++)
+			man_arg(a->name, a->help);
+		for (size_t k = 0; (a = args_option(e, k)); k++) {
+			args_option_label(a, label, sizeof(label));
+			man_arg(label, a->help);
+		}
+		printf(".RE\n");
+	}
+}
+
+static void man_sections(void)
+{
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		printf(".SH %s\n", sections[i][0]);
+		const char *p = sections[i][1];
+		while (*p) {
+			size_t l = strcspn(p, "\n");
+			char para[2048];
+			snprintf(para, sizeof(para), "%.*s", (int)l, p);
+			man_text(para, false);
+			printf("\n");
+			p += l;
+			if (*p == '\n') {
+				printf(".PP\n");
+				p++;
+			}
+		}
+	}
+}
+
+int print_man(struct cmd_ctx *ctx)
+{
+	(void)ctx;
+	man_header();
+	man_options();
+	man_commands();
+	man_sections();
+	printf(".SH EXAMPLES\n.nf\n");
+	printf("thermpress \\-\\-sim show\n");
+	printf("printf 'cap set big 60%%\\\\nsim advance 400ms\\\\nshow\\\\n' |\n"
+	       "    thermpress \\-\\-sim \\-\\-virtual\\-clock\n");
+	printf("thermpress sim serve \\-\\-virtual\\-clock /tmp/tp &\n");
+	printf("thermpress \\-\\-root /tmp/tp \\-\\-json show status\n");
+	printf(".fi\n.SH SEE ALSO\n");
+	printf("docs/json.md (the \\-\\-json documents), docs/abi.md (the kernel interface).\n");
+	return 0;
+}
+
