@@ -197,8 +197,11 @@ void args_synopsis(const struct cmd_entry *e, char *buf, size_t len)
 		if (a->flags & ARG_AFTER_DASHES)
 			continue;
 		bool opt = a->flags & ARG_OPTIONAL;
-		append(buf, len, "%s%s%s%s%s", *buf ? " " : "", opt ? "[" : "", a->name,
-		       (a->flags & (ARG_REPEAT | ARG_RAW)) ? "..." : "", opt ? "]" : "");
+		if (a->value_name)
+			append(buf, len, "%s%s", *buf ? " " : "", a->value_name);
+		else
+			append(buf, len, "%s%s%s%s%s", *buf ? " " : "", opt ? "[" : "", a->name,
+			       (a->flags & (ARG_REPEAT | ARG_RAW)) ? "..." : "", opt ? "]" : "");
 	}
 	for (size_t i = 0; (a = args_option(e, i)); i++) {
 		synopsis_option(a, part, sizeof(part));
@@ -279,8 +282,14 @@ static int parse_positional(struct parse_state *st, char *w)
 	if (!p) {
 		/* "show foo": a word under a command that has subcommands */
 		if (!st->e->pos && cmd_has_children(st->e->path) && w[0] != '-') {
+			const struct cmd_entry *saved = st->ctx->usage_of;
+			int status;
+
 			cmd_unknown_message(msg, sizeof(msg), st->e->path, w);
-			return cmd_error(st->ctx, EXIT_USAGE, "%s", msg);
+			st->ctx->usage_of = NULL;	/* the resolver's message, as for "cap frob" */
+			status = cmd_error(st->ctx, EXIT_USAGE, "%s", msg);
+			st->ctx->usage_of = saved;
+			return status;
 		}
 		return cmd_usage_error(st->ctx, "unexpected argument '%s'", w);
 	}

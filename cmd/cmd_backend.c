@@ -63,9 +63,10 @@ static int exec_backend_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 	if (!found)
 		return cmd_usage_error(ctx, "unknown backend '%.64s' (available: %.400s)", name,
 				       names);
+	/* the decay period checked against the backend's range: a usage error is ours */
 	rc = tp_backend_set(ctx->src, name, decay, &err);
 	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+		return cmd_usage_tp_error(ctx, rc, &err);
 	return 0;
 }
 
@@ -79,7 +80,7 @@ static int exec_decay_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 		return ctx->status;
 	rc = tp_decay_set(ctx->src, decay, &err);
 	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+		return cmd_usage_tp_error(ctx, rc, &err);
 	return 0;
 }
 

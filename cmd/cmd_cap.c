@@ -57,9 +57,10 @@ static int exec_cap_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
 	if (rc)
 		return rc;
+	/* the value checked against the CPUs' frequencies: a usage error is the VALUE's */
 	rc = tp_cap_set(ctx->src, &set, &args->pos[POS_VALUE].v.cap, &err);
 	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+		return cmd_usage_tp_error(ctx, rc, &err);
 	return 0;
 }
 
@@ -77,7 +78,7 @@ static int exec_cap_clear(struct cmd_ctx *ctx, const struct cmd_args *args)
 		return rc;
 	rc = tp_cap_clear(ctx->src, &set, &err);
 	if (rc < 0)
-		return cmd_tp_error(ctx, rc, &err);
+		return cmd_usage_tp_error(ctx, rc, &err);
 	return 0;
 }
 

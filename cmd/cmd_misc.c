@@ -324,7 +324,7 @@ static int exec_man(struct cmd_ctx *ctx, const struct cmd_args *args)
 	return print_man(ctx);
 }
 
-/* PATH TAB SYNOPSIS for every listed command: for the tests, which loop over them. */
+/* "PATH: SYNOPSIS" for every listed command: for the tests, which loop over them. */
 static int exec_commands(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	char syn[512];
@@ -333,7 +333,7 @@ static int exec_commands(struct cmd_ctx *ctx, const struct cmd_args *args)
 	for (size_t i = 0; cmd_table[i]; i++)
 		if (!(cmd_table[i]->flags & CMD_HIDDEN)) {
 			args_synopsis(cmd_table[i], syn, sizeof(syn));
-			out_printf(ctx, "%s\t%s\n", cmd_table[i]->path, syn);
+			out_printf(ctx, "%s:%s%s\n", cmd_table[i]->path, *syn ? " " : "", syn);
 		}
 	return 0;
 }
@@ -371,8 +371,9 @@ const struct cmd_entry cmd_version_entry = {
 const struct cmd_entry cmd_help_entry = {
 	.path = "help",
 	.pos = (const struct cmd_arg[]){
-		{ .name = "COMMAND", .kind = &kind_command, .flags = ARG_OPTIONAL | ARG_REPEAT,
-		  .help = "the words of a command or group (cap set, cap)" },
+		/* a command is one or more words: shown as [COMMAND] */
+		{ .name = "COMMAND", .kind = &kind_command, .value_name = "[COMMAND]",
+		  .flags = ARG_OPTIONAL | ARG_REPEAT, .help = "the words of a command or group (cap set, cap)" },
 		{ 0 },
 	},
 	.summary = "list the commands, or explain one",
@@ -405,7 +406,7 @@ const struct cmd_entry cmd_man_entry = {
 const struct cmd_entry cmd_commands_entry = {
 	.path = "__commands",
 	.summary = "list every command with its synopsis",
-	.help = "Prints PATH, a tab and the synopsis of every listed command, for the tests.",
+	.help = "Prints PATH: SYNOPSIS for every listed command, for the tests.",
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_commands,
 };

@@ -75,7 +75,7 @@ static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
 		rc = tp_limits_save(ctx->src, set, before, &err);
 	if (rc == 0 && !exp_stop)
 		rc = tp_cap_set(ctx->src, set, &args->pos[POS_VALUE].v.cap, &err);
-	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
+	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 
 static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, const char *list)

@@ -88,7 +88,8 @@ struct cmd_arg {
 	const char *no_name;	/* flag: the negative form ("--no-reset"): value 0 */
 	const struct cmd_kind *kind;	/* option: NULL for a flag (value 1) */
 	const char *value_name;	/* option: the value in synopses ("DURATION"); NULL: the
-				   values joined by | for an enum, else the kind's name */
+				   values joined by | for an enum, else the kind's name;
+				   positional: its synopsis, when not NAME or [NAME...] */
 	const char *const *values;	/* enum-like kinds: the words accepted and completed */
 	int64_t min, max;	/* kind_int: the range; kind_duration: min ns (0: none) */
 	uint64_t unit_ns;	/* kind_duration: the unit of a bare number */

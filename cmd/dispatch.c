@@ -188,6 +188,17 @@ void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size
 		cmd_unknown_message(msg, msglen, "", word);
 }
 
+/* COMMAND --help (before any "--"), for a command whose words are not taken raw. */
+static bool wants_help(const struct cmd_entry *e, int argc, char **argv)
+{
+	if (e->pos && (e->pos->flags & ARG_RAW))
+		return false;
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv)
 {
 	const struct cmd_entry *saved = ctx->entry;
@@ -196,6 +207,10 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 
 	if (mode_refuses(e, ctx->mode, msg, sizeof(msg)))
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	if (wants_help(e, argc, argv)) {
+		print_command_help(ctx, e);
+		return ctx->status = 0;
+	}
 	ctx->entry = e;
 	ctx->status = args_parse(ctx, e, argc, argv, &args);
 	if (!ctx->status) {

@@ -148,7 +148,10 @@ static int parse_trace_format(struct cmd_ctx *ctx, const struct cmd_arg *a, cons
 }
 const struct cmd_kind kind_trace_format = { "format", parse_trace_format, complete_values };
 
-/* all, and the frequency domains' names when the source opens (quietly). */
+/*
+ * all, and the frequency domains' names of the source the words name (--sim, --root),
+ * opened quietly; without one, no machine is probed while a word is being typed.
+ */
 static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)
 {
@@ -157,7 +160,8 @@ static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 
 	(void)a, (void)argc, (void)argv;
 	cands_add(out, "all");
-	if (tp_source_open(&ctx->opts, &src, NULL) < 0)
+	if ((ctx->opts.kind != TP_SOURCE_SIM && !ctx->opts.root) ||
+	    tp_source_open(&ctx->opts, &src, NULL) < 0)
 		return;
 	if (tp_snapshot_take(src, &snap, NULL) == 0)
 		for (size_t i = 0; i < snap.nr_domains; i++)

@@ -1,7 +1,10 @@
 # bash completion for thermpress.  It asks the binary itself (thermpress __complete
 # WORDS... PARTIAL prints the candidates from the command table), so it never goes stale.
+# Besides words, the binary prints directives: :files, :dirs and :commands ask for file
+# names, directories and command names here.
 _thermpress() {
-	local cur prev words cword
+	local cur words cword c
+	local -a cands
 	if declare -F _init_completion >/dev/null 2>&1; then
 		_init_completion -n =: || return
 	else
@@ -9,12 +12,18 @@ _thermpress() {
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	fi
-	prev=${words[cword - 1]}
-	case $prev in
-	--root) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-	-f) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-	esac
-	mapfile -t COMPREPLY < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$cur" 2>/dev/null)
+	mapfile -t cands < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$cur" 2>/dev/null)
+	COMPREPLY=()
+	for c in "${cands[@]}"; do
+		case $c in
+		:files | :dirs | :commands)
+			local -A flag=([:files]=-f [:dirs]=-d [:commands]=-c)
+			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "${flag[$c]}" -- "$cur")
+			[[ $c == :commands ]] || compopt -o filenames 2>/dev/null
+			;;
+		*) COMPREPLY+=("$c") ;;
+		esac
+	done
 	if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
 		__ltrim_colon_completions "$cur"
 	fi
@@ -23,4 +32,4 @@ _thermpress() {
 		compopt -o nospace 2>/dev/null
 	fi
 }
-complete -o default -F _thermpress thermpress
+complete -F _thermpress thermpress

@@ -69,7 +69,7 @@ assert_rc 0 "one-shot show status on the served tree"
 json_check "$out" 'd["source"]["kind"] == "patched" and d["capped_cpus"] == [0, 1, 5, 6, 7] and d["backend"] == "decay" and d["decay_ms"] == 125' "state persists in the served simulator"
 run "$TP" --root "$mnt" cap set 9 50%
 assert_rc 2 "bad cpu through FUSE"
-assert_eq "$err" "thermpress: cpu 9 does not exist (online: 0-7)" "bad cpu through FUSE: message"
+assert_eq "$err" "thermpress: cap set: cpu 9 does not exist (online: 0-7) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "bad cpu through FUSE: message"
 
 # bench --profile on the served virtual clock: the clock moves by the profile (500 ms) per run and
 # configuration, and the caps in force before are back afterwards.

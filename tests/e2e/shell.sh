@@ -51,7 +51,7 @@ assert_eq "$(printf '%s\n' "$b" | grep -c ' big ')" 4 "| include big: four lines
 assert_not_contains "$b" "little" "| include big: no little CPUs"
 assert_match "$b" '4 +big +yes +513 +1024 +1181/2362 +512 +511' "state kept between commands"
 assert_contains "$(block '\up')" "show | include big" "up arrow recalls the last command"
-assert_contains "$(block 'cap set 99 1')" "thermpress: cpu 99 does not exist (online: 0-7)" "an error is reported"
+assert_contains "$(block 'cap set 99 1')" "thermpress: cap set: cpu 99 does not exist (online: 0-7) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "an error is reported"
 assert_contains "$(block 'show status | include capped')" "capped cpus:       4-7" "the session goes on after an error"
 assert_match "$(block 'show backends | include yes')" 'decay +yes +1000 ms' "backend set in the shell"
 assert_contains "$(block 'help cap set')" "usage: cap set CPULIST VALUE" "help in the shell"
@@ -67,7 +67,7 @@ shell_error 'frob' "unknown command 'frob' (see 'thermpress help')" "unknown com
 shell_error 's' "ambiguous command 's' (could be: show, sim, shell)" "ambiguous command"
 shell_error 'cap' "'cap' needs a subcommand (set, clear, hold, restore, play)" "group without a subcommand"
 shell_error 'cap frob' "unknown command 'cap frob' (see 'thermpress help cap')" "unknown subcommand"
-shell_error 'cap set 4' "cap set: missing argument (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "missing argument"
+shell_error 'cap set 4' "cap set: missing VALUE (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "missing argument"
 shell_error 'version extra' "version: unexpected argument 'extra' (usage: version)" "unexpected argument"
 shell_error 'shell' "'shell' cannot be run inside the shell" "no shell in the shell"
 for w in frob s cap 'cap frob' 'cap set 4' 'version extra'; do

@@ -76,10 +76,10 @@ if [ "$rows" -ge 40 ]; then pass "record -- COMMAND: $rows rows"; else fail "rec
 # record: usage errors write nothing
 run "$TP" --sim record --duration 1s
 check "$rc" 2 "record without -o: exit 2"
-check "$err" "thermpress: record: missing -o FILE (usage: record [--interval 10ms] [--duration 60s | -- COMMAND ...] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE)" "record without -o: message"
+check "$err" "thermpress: record: missing -o FILE (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record without -o: message"
 run "$TP" --sim record --format xml -o bad.csv
 check "$rc" 2 "record --format xml: exit 2"
-check "$err" "thermpress: unknown trace format 'xml' (csv, jsonl or perfetto)" "record --format xml: message"
+check "$err" "thermpress: record: unknown trace format 'xml' (csv, jsonl or perfetto) (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record --format xml: message"
 run "$TP" --sim record --interval 0 -o bad.csv
 check "$rc" 2 "record --interval 0: exit 2"
 run "$TP" --sim record --duration 1s -o bad.csv -- true
