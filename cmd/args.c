@@ -471,7 +471,7 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 		words |= out->v[k][0] != ':';
 	bool keywords = sc.filled >= required_positionals(e);
 	for (size_t i = 0; (a = args_option(e, i)); i++) {
-		if ((sc.given[i] && !(a->flags & ARG_REPEAT)) || (is_keyword(a) && !keywords))
+		if (sc.given[i] || (is_keyword(a) && !keywords))
 			continue;
 		if (words && partial[0] != '-' && a != &opt_json)
 			continue;

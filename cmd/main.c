@@ -21,81 +21,104 @@ static const char *need_value(struct cmd_ctx *ctx, int argc, char **argv, int *i
 	return argv[++*i];
 }
 
+/* What the global options ask for besides ctx's source options. */
+struct globals {
+	const char *script;
+	bool help, version;
+};
+
+/* Global option opt with its value v; 0 or EXIT_USAGE (reported). */
+static int apply_global(struct cmd_ctx *ctx, struct globals *g, int opt, const char *v)
+{
+	switch (opt) {
+	case GOPT_ROOT:
+		ctx->opts.root = v;
+		break;
+	case GOPT_SIM:
+		if (v && !*v)
+			return cmd_error(ctx, EXIT_USAGE, "option --sim= needs a preset");
+		ctx->opts.kind = TP_SOURCE_SIM;
+		ctx->opts.sim_preset = v;
+		break;
+	case GOPT_HZ:
+		if (parse_sim_hz(ctx, v, &ctx->opts.sim_hz))
+			return EXIT_USAGE;
+		break;
+	case GOPT_VIRTUAL_CLOCK:
+		ctx->opts.sim_virtual_clock = true;
+		break;
+	case GOPT_JSON:
+		ctx->json = true;
+		break;
+	case GOPT_FILE:
+		g->script = v;
+		break;
+	case GOPT_HELP:
+		g->help = true;
+		break;
+	case GOPT_VERSION:
+		g->version = true;
+		break;
+	}
+	return 0;
+}
+
+/* The global options before the command: the index of the first word after them, or
+ * -1 after a usage error (reported). */
+static int parse_globals(struct cmd_ctx *ctx, struct globals *g, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int opt = -1;
+
+		if (!strcmp(a, "--"))
+			return i + 1;
+		if (a[0] != '-' || !a[1])
+			break;
+		for (int k = 0; global_options[k].name && opt < 0; k++)
+			if (args_match(&global_options[k], a, &v) >= 0)
+				opt = k;
+		if (opt < 0 || (!global_options[opt].kind && v)) {
+			cmd_error(ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')", a);
+			return -1;
+		}
+		if (global_options[opt].kind && !(global_options[opt].flags & ARG_VALUE_INLINE) &&
+		    !(v = need_value(ctx, argc, argv, &i, global_options[opt].name, v)))
+			return -1;
+		if (apply_global(ctx, g, opt, v))
+			return -1;
+	}
+	return i;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
-	const char *script = NULL;
-	bool help = false, version = false;
+	struct globals g = { 0 };
 	int i, status;
 
 	/* A closed pipe ends us quietly, as it does cat or git. */
 	signal(SIGPIPE, SIG_DFL);
 	ctx.opts.kind = TP_SOURCE_AUTO;
 	ctx.mode = MODE_ONESHOT;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		int opt = -1;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		for (int k = 0; global_options[k].name && opt < 0; k++)
-			if (args_match(&global_options[k], a, &v) >= 0)
-				opt = k;
-		if (opt < 0 || (!global_options[opt].kind && v))
-			return cmd_error(&ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')",
-					 a);
-		if (global_options[opt].kind && !(global_options[opt].flags & ARG_VALUE_INLINE) &&
-		    !(v = need_value(&ctx, argc, argv, &i, global_options[opt].name, v)))
-			return EXIT_USAGE;
-		switch (opt) {
-		case GOPT_ROOT:
-			ctx.opts.root = v;
-			break;
-		case GOPT_SIM:
-			if (v && !*v)
-				return cmd_error(&ctx, EXIT_USAGE, "option --sim= needs a preset");
-			ctx.opts.kind = TP_SOURCE_SIM;
-			ctx.opts.sim_preset = v;
-			break;
-		case GOPT_HZ:
-			if (parse_sim_hz(&ctx, v, &ctx.opts.sim_hz))
-				return EXIT_USAGE;
-			break;
-		case GOPT_VIRTUAL_CLOCK:
-			ctx.opts.sim_virtual_clock = true;
-			break;
-		case GOPT_JSON:
-			ctx.json = true;
-			break;
-		case GOPT_FILE:
-			script = v;
-			break;
-		case GOPT_HELP:
-			help = true;
-			break;
-		case GOPT_VERSION:
-			version = true;
-			break;
-		}
-	}
+	i = parse_globals(&ctx, &g, argc, argv);
+	if (i < 0)
+		return EXIT_USAGE;
 	if (ctx.opts.root && ctx.opts.kind == TP_SOURCE_SIM)
 		return cmd_error(&ctx, EXIT_USAGE, "--root and --sim exclude each other");
 	/* --root keeps AUTO: the patched interface there, else that root's stock kernel */
 
-	if (help) {
+	if (g.help) {
 		print_usage(&ctx, false);
 		status = 0;
-	} else if (version) {
+	} else if (g.version) {
 		status = cmd_dispatch(&ctx, 1, (char *[]){ "version", NULL });
-	} else if (script && i < argc) {
+	} else if (g.script && i < argc) {
 		status = cmd_error(&ctx, EXIT_USAGE, "-f FILE takes no command ('%s')", argv[i]);
-	} else if (script) {
-		status = script_run_file(&ctx, script);
+	} else if (g.script) {
+		status = script_run_file(&ctx, g.script);
 	} else if (i < argc) {
 		status = cmd_dispatch(&ctx, argc - i, argv + i);
 	} else if (!isatty(STDIN_FILENO)) {

@@ -20,6 +20,21 @@ assert_eq "$(cands --ro)" "--root " "global options"
 assert_eq "$(cands help cap "")" "set clear hold restore play " "help completes command words"
 assert_eq "$(cands __)" "" "hidden commands are not offered"
 
+# Completion from the option data: an enum's values, file and directory directives,
+# presets and the domains of the source the words name.
+assert_eq "$(cands record --format "")" "csv jsonl perfetto " "record --format: the enum's values"
+assert_eq "$(cands cap set 0 50% --via "")" "scaling_max_freq cooling " "cap set --via: the methods"
+assert_eq "$(cands cap hold all 1GHz --via c)" "cooling " "cap hold --via c: one method"
+assert_eq "$(cands record -o "")" ":files " "record -o: file names"
+assert_eq "$(cands record --output=x "")" "--interval --duration --format --reset --no-reset " "record --output=FILE: the other options"
+assert_eq "$(cands cap play "")" ":files " "cap play: a profile file"
+assert_eq "$(cands replay "")" ":files --backends --hz -o --plot --plot-cpu --json " "replay: a file, then the options"
+assert_eq "$(cands --root "")" ":dirs " "--root: directories"
+assert_eq "$(cands bench -- "")" ":commands " "bench --: a command"
+assert_eq "$(cands --sim cap set "")" "all little big " "--sim cap set: all and the simulator's domains"
+assert_eq "$(cands --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "--sim=: the presets"
+assert_eq "$(cands replay x --hz "")" "100 250 1000 " "replay --hz: the tick rates"
+
 # The bash completion script, as bash would call it.
 bash_reply() {
 	PATH="$(dirname "$TP"):$PATH" bash -c '
@@ -32,6 +47,13 @@ assert_eq "$(bash_reply sh)" "show shell " "bash: thermpress sh<TAB>"
 assert_eq "$(bash_reply show st)" "status " "bash: thermpress show st<TAB>"
 assert_eq "$(bash_reply --sim cap "")" "set clear hold restore play " "bash: after --sim"
 assert_eq "$(bash_reply backend set p)" "pelt " "bash: backend names"
+mkdir -p "$tmp/files/dir"
+touch "$tmp/files/trace.csv" "$tmp/files/prof.txt"
+assert_eq "$(cd "$tmp/files" && bash_reply record -o t)" "trace.csv " "bash: record -o completes file names"
+assert_eq "$(cd "$tmp/files" && bash_reply cap play p)" "prof.txt " "bash: cap play completes file names"
+assert_eq "$(cd "$tmp/files" && bash_reply --root "")" "dir " "bash: --root completes directories only"
+assert_eq "$(cd "$tmp/files" && bash_reply record --format j)" "jsonl " "bash: record --format completes the formats"
+assert_eq "$(cd "$tmp/files" && bash_reply record --interval "")" " " "bash: no file names for a duration"
 
 # The man page, from the same table.
 run "$TP" __man
