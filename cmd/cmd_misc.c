@@ -378,7 +378,8 @@ const struct cmd_entry cmd_help_entry = {
 	},
 	.summary = "list the commands, or explain one",
 	.help = "Without an argument, lists every command and option.  With the words of a "
-		"command (help cap set), explains that command.",
+		"command (help cap set), explains that command: its synopsis, its arguments and "
+		"options; COMMAND --help does the same.",
 	.exec = exec_help,
 };
 

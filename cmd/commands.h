@@ -5,7 +5,10 @@
  * Every command is one const entry (tmux style), exported by the file of its group
  * (cmd_show.c, cmd_cap.c, ...) and listed once in table.c.  That one table drives
  * one-shot commands, scripts, the libcli shell, `help`, the completions
- * (`thermpress __complete`) and the man page (`thermpress __man`).
+ * (`thermpress __complete`) and the man page (`thermpress __man`).  Each entry declares
+ * its positional arguments and options as data (struct cmd_arg); one parser (args.c)
+ * reads the words with it before exec runs, and the synopsis, help, `?`, completion and
+ * the man page are written from the same data.
  */
 #ifndef TP_CMD_COMMANDS_H
 #define TP_CMD_COMMANDS_H

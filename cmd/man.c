@@ -50,7 +50,9 @@ static const char *const sections[][2] = {
 	{ "EXIT STATUS",
 	  "0 on success, 1 on a runtime failure (no interface, permission denied, the "
 	  "kernel refused, a write error on standard output), 2 on a usage error (unknown "
-	  "command, bad argument, bad CPU list or value).  Bad input changes nothing.  "
+	  "command, bad argument, bad CPU list or value).  A usage error of a command reads "
+	  "thermpress: COMMAND: MESSAGE (usage: COMMAND SYNOPSIS), after FILE:LINE: in a "
+	  "script; COMMAND --help explains the command.  Bad input changes nothing.  "
 	  "A command that changes caps, the backend or the decay period for a while (cap "
 	  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
 	  "closed output pipe first puts back what it changed, then ends as the signal "

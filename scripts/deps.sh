@@ -11,6 +11,7 @@ packages=(
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
+  universal-ctags  # scripts/func-lengths.sh: the cmd/ function length test
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
   clang libclang-rt-14-dev
   # the arm64 cross build (cross/aarch64-linux-gnu.ini; its tests run under qemu-user) and the

@@ -13,8 +13,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || set -- cmd
-command -v ctags >/dev/null || { echo "func-lengths: ctags (universal-ctags) is missing: bash scripts/deps.sh" >&2; exit 77; }
-list=$(find "$@" -name '*.c' -print0 | xargs -0 ctags -x --c-kinds=f --_xformat='%N %F %n %e' |
+command -v ctags-universal >/dev/null && ctags=ctags-universal || ctags=ctags
+command -v "$ctags" >/dev/null || { echo "func-lengths: ctags (universal-ctags) is missing: bash scripts/deps.sh" >&2; exit 77; }
+list=$(find "$@" -name '*.c' -print0 | xargs -0 "$ctags" -x --c-kinds=f --_xformat='%N %F %n %e' |
 	awk '$4 != "" { printf "%d %s %s:%d\n", $4 - $3 + 1, $1, $2, $3 }' | sort -k1,1nr -k2)
 [ -n "$list" ] || { echo "func-lengths: no functions found in $*" >&2; exit 1; }
 printf '%s\n' "$list" | head -n "$top"
