@@ -173,6 +173,8 @@ static int load(struct stock *s, const char *tp, const char *field)
 	}
 	if (rc < 0) {
 		e = -rc;
+		if (e == EPERM || e == EACCES)	/* libbpf's words would be about RLIMIT_MEMLOCK */
+			libbpf_why[0] = '\0';
 		status(s, "not read (the BPF program for %s does not load: %s%s%s%s); estimated", tp,
 		       strerror(e), perm_hint(e), libbpf_why[0] ? ": " : "", libbpf_why);
 		free(k);
