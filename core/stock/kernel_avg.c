@@ -8,10 +8,13 @@
  * average").
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stock.h"
@@ -124,6 +127,77 @@ static const char *perm_hint(int e)
 	return e == EPERM || e == EACCES ? " (loading BPF needs root, or CAP_BPF and CAP_PERFMON)" : "";
 }
 
+static bool has_entry(const struct stock_kernel_avg *k, int cpu)
+{
+	struct kernel_avg v;
+	__u32 key = (__u32)cpu;
+
+	return bpf_map_lookup_elem(k->map_fd, &key, &v) == 0 && (v.updates || v.seeded);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct poke {
+	const struct stock_kernel_avg *k;
+	int cpu;
+	uint64_t until_ns;
+};
+
+/* Keep one CPU busy until its tick has updated the average (or time is up). */
+static void *poke_cpu(void *arg)
+{
+	const struct poke *p = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(p->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+		return NULL;	/* offline, or not ours to run on */
+	while (!has_entry(p->k, p->cpu) && mono_ns() < p->until_ns)
+		;
+	return NULL;
+}
+
+/*
+ * Without the runqueues (the kernel symbol runqueues needs CONFIG_KALLSYMS_ALL),
+ * a CPU reports only at its next update, and an idle CPU whose average has decayed
+ * to 0 never does.  The tick of a busy CPU updates it: run on each CPU not seen yet
+ * for at most three ticks, all at once.  A CPU still not seen keeps the estimate.
+ */
+static void poke_cpus(const struct stock *s, const struct stock_kernel_avg *k)
+{
+	size_t n = 0;
+	struct poke *pokes = calloc(s->nr_cpus, sizeof(*pokes));
+	pthread_t *threads = calloc(s->nr_cpus, sizeof(*threads));
+	bool *started = calloc(s->nr_cpus, sizeof(*started));
+	uint64_t tick = 1000000000u / (uint64_t)(s->kernel.hz > 0 ? s->kernel.hz : 100);
+
+	if (!pokes || !threads || !started)
+		goto out;
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		int cpu = s->cpus[i].cpu;
+
+		if (cpu >= CPU_SETSIZE || cpu >= k->nr_cpus || has_entry(k, cpu))
+			continue;
+		pokes[n] = (struct poke){ .k = k, .cpu = cpu, .until_ns = mono_ns() + 3 * tick };
+		started[n] = pthread_create(&threads[n], NULL, poke_cpu, &pokes[n]) == 0;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (started[i])
+			pthread_join(threads[i], NULL);
+out:
+	free(pokes);
+	free(threads);
+	free(started);
+}
+
 /* Open and load the skeleton; with_seed: the runqueue reader too.  0 or -errno. */
 static int open_load(bool hw, int nr, bool with_seed, struct kernel_avg_bpf **out)
 {
@@ -152,9 +226,8 @@ static int load(struct stock *s, const char *tp, const char *field)
 {
 	struct stock_kernel_avg *k = calloc(1, sizeof(*k));
 	struct kernel_avg_bpf *skel;
-	bool hw = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW, seeded = false;
+	bool hw = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW, with_seed = true, seeded = false;
 	int nr = libbpf_num_possible_cpus(), rc, e;
-	char seed_why[200] = "";
 
 	if (!k)
 		return -ENOMEM;
@@ -164,10 +237,9 @@ static int load(struct stock *s, const char *tp, const char *field)
 	libbpf_why[0] = '\0';
 	rc = open_load(hw, nr, true, &skel);
 	if (rc < 0 && rc != -EPERM && rc != -EACCES) {
-		/* the runqueue reader needs the kernel symbol runqueues (kallsyms); the
-		 * tracepoint alone still works */
-		snprintf(seed_why, sizeof(seed_why), "%s%s%s", strerror(-rc),
-			 libbpf_why[0] ? ": " : "", libbpf_why);
+		/* the runqueue reader needs the kernel symbol runqueues (CONFIG_KALLSYMS_ALL);
+		 * the tracepoint alone still works */
+		with_seed = false;
 		libbpf_why[0] = '\0';
 		rc = open_load(hw, nr, false, &skel);
 	}
@@ -192,23 +264,19 @@ static int load(struct stock *s, const char *tp, const char *field)
 		free(k);
 		return -e;
 	}
-	/* the averages in force now: idle CPUs would report nothing until they update */
-	if (!seed_why[0]) {
-		LIBBPF_OPTS(bpf_test_run_opts, run);
-
-		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.seed_kernel_avg), &run) < 0)
-			snprintf(seed_why, sizeof(seed_why), "%s", strerror(errno));
-		else
-			seeded = true;
-	}
-	if (seeded)
-		status(s, "read from the kernel (BPF on %s: rq->%s)", tp, field);
-	else
-		status(s, "read from the kernel (BPF on %s: rq->%s; a CPU from its first update on, the runqueues are not readable: %s)",
-		       tp, field, seed_why);
 	k->skel = skel;
 	k->map_fd = bpf_map__fd(skel->maps.kernel_avg);
 	k->nr_cpus = nr;
+	/* the averages in force now: idle CPUs would report nothing until they update */
+	if (with_seed) {
+		LIBBPF_OPTS(bpf_test_run_opts, run);
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.seed_kernel_avg), &run) == 0)
+			seeded = true;
+	}
+	if (!seeded)
+		poke_cpus(s, k);
+	status(s, "read from the kernel (BPF on %s: rq->%s)", tp, field);
 	s->kernel_avg = k;
 	return 0;
 }

@@ -198,10 +198,22 @@ static void describe_source(struct tp_source *src, struct stock *s)
 				k->release[0] ? k->release : "of unknown version",
 				k->arch[0] ? k->arch : "unknown architecture", root_name(s));
 	if (used < n && (!s->has_cpufreq || !s->nr_cooling))
-		snprintf(src->description + used, n - used, " (%s%s%s)",
-			 s->has_cpufreq ? "" : "no cpufreq",
-			 !s->has_cpufreq && !s->nr_cooling ? ", " : "",
-			 s->nr_cooling ? "" : "no cooling devices");
+		used += (size_t)snprintf(src->description + used, n - used, " (%s%s%s)",
+					 s->has_cpufreq ? "" : "no cpufreq",
+					 !s->has_cpufreq && !s->nr_cooling ? ", " : "",
+					 s->nr_cooling ? "" : "no cooling devices");
+	/* so that every view of the source (show, top, record's metadata, JSON) says so */
+	if (used < n && s->kernel_avg)
+		snprintf(src->description + used, n - used, ", kernel average read with BPF");
+}
+
+/* Load the BPF reader of the kernel's average on first use (kernel_avg.c). */
+static void kernel_avg_start(struct tp_source *src, struct stock *s)
+{
+	if (s->kernel_avg_tried)
+		return;
+	stock_kernel_avg_open(s);
+	describe_source(src, s);
 }
 
 int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_error *err)
@@ -366,7 +378,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	size_t nonline = 0, ndomains = 0, np = s->nr_policies ? s->nr_policies : 1;
 	bool have_online = false;
 	int64_t *capped;
-	uint64_t now = now_ns(), kavg, kavg_ns;
+	uint64_t now, kavg_ns;
 	int rc;
 
 	/* the pelt estimate needs the plugin: bind it on first use */
@@ -378,7 +390,12 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			    tp_avg_init(&s->cpus[i].avg, pelt, (uint32_t)(32u << s->kernel.shift), 0, NULL) == 0)
 				s->cpus[i].avg_ok = true;
 	}
-	stock_kernel_avg_open(s);
+	kernel_avg_start(src, s);
+	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
+	now = now_ns();
+	for (size_t i = 0; i < s->nr_cpus; i++)
+		s->cpus[i].avg_from_kernel = stock_kernel_avg_read(s, s->cpus[i].cpu,
+				&s->cpus[i].kernel_avg, &kavg_ns) == 0;
 	ndomains = s->nr_cpus;	/* at most one per cpu */
 	if (tp_snapshot_reserve(snap, s->nr_cpus, ndomains) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
@@ -433,11 +450,10 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */
 		o->pressure = pressure;
-		c->avg_from_kernel = false;
-		if (pressure != TP_NONE && stock_kernel_avg_read(s, c->cpu, &kavg, &kavg_ns) == 0) {
+		if (pressure != TP_NONE && c->avg_from_kernel) {
 			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
 			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
-				(uint64_t)pressure > kavg ? pressure : (int64_t)kavg;
+				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
 			o->avg_estimated = false;
 			c->avg_from_kernel = true;
 			o->capacity = c->max_capacity - o->avg_pressure;
@@ -660,7 +676,7 @@ int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct 
 	info->uses_libcpupower = s->real_root;
 	stock_trace_events(s, &info->trace_thermal_pressure, &info->trace_hw_pressure, info->tracefs,
 			   sizeof(info->tracefs));
-	stock_kernel_avg_open(s);
+	kernel_avg_start(src, s);
 	info->kernel_avg_read = s->kernel_avg != NULL;
 	snprintf(info->kernel_avg, sizeof(info->kernel_avg), "%s", s->kernel_avg_status);
 	info->cap_method = s->method;

@@ -54,8 +54,9 @@ struct stock_cpu {
 	uint64_t last_ns;		/* estimator clock of the last update */
 	uint64_t last_pressure;
 	uint64_t avg_value;
-	/* the kernel's own average in the last snapshot (kernel_avg.c), else the estimate */
+	/* the kernel's own average at the last snapshot (kernel_avg.c); else the estimate */
 	bool avg_from_kernel;
+	uint64_t kernel_avg;
 };
 
 struct stock_kernel_avg;	/* kernel_avg.c: the loaded BPF program and its map */
