@@ -132,7 +132,7 @@ static bool has_entry(const struct stock_kernel_avg *k, int cpu)
 	struct kernel_avg v;
 	__u32 key = (__u32)cpu;
 
-	return bpf_map_lookup_elem(k->map_fd, &key, &v) == 0 && (v.updates || v.seeded);
+	return bpf_map_lookup_elem(k->map_fd, &key, &v) == 0 && v.updates;
 }
 
 static uint64_t mono_ns(void)
@@ -165,10 +165,11 @@ static void *poke_cpu(void *arg)
 }
 
 /*
- * Without the runqueues (the kernel symbol runqueues needs CONFIG_KALLSYMS_ALL),
- * a CPU reports only at its next update, and an idle CPU whose average has decayed
- * to 0 never does.  The tick of a busy CPU updates it: run on each CPU not seen yet
- * for at most three ticks, all at once.  A CPU still not seen keeps the estimate.
+ * A CPU reports only at its next update, and an idle CPU whose average has decayed
+ * to 0 never does (reading the runqueues directly needs the kernel symbol
+ * runqueues, absent without CONFIG_KALLSYMS_ALL, as in Debian's kernels).  The tick of a busy CPU updates it: run on each CPU not seen yet
+ * until it is (one tick), for at most three ticks or 100 ms, all at once.  A CPU
+ * still not seen keeps the estimate.
  */
 static void poke_cpus(const struct stock *s, const struct stock_kernel_avg *k)
 {
@@ -185,7 +186,9 @@ static void poke_cpus(const struct stock *s, const struct stock_kernel_avg *k)
 
 		if (cpu >= CPU_SETSIZE || cpu >= k->nr_cpus || has_entry(k, cpu))
 			continue;
-		pokes[n] = (struct poke){ .k = k, .cpu = cpu, .until_ns = mono_ns() + 3 * tick };
+		/* three ticks, or 100 ms on a machine too busy to run the thread at once */
+		pokes[n] = (struct poke){ .k = k, .cpu = cpu,
+					  .until_ns = mono_ns() + (3 * tick > 100000000 ? 3 * tick : 100000000) };
 		started[n] = pthread_create(&threads[n], NULL, poke_cpu, &pokes[n]) == 0;
 		n++;
 	}
@@ -198,8 +201,8 @@ out:
 	free(started);
 }
 
-/* Open and load the skeleton; with_seed: the runqueue reader too.  0 or -errno. */
-static int open_load(bool hw, int nr, bool with_seed, struct kernel_avg_bpf **out)
+/* Open and load the skeleton for the tracepoint of the kernel's average.  0 or -errno. */
+static int open_load(bool hw, int nr, struct kernel_avg_bpf **out)
 {
 	struct kernel_avg_bpf *skel = kernel_avg_bpf__open();
 	int rc;
@@ -207,11 +210,8 @@ static int open_load(bool hw, int nr, bool with_seed, struct kernel_avg_bpf **ou
 	*out = NULL;
 	if (!skel)
 		return -errno;
-	skel->rodata->use_avg_hw = hw;
-	skel->rodata->nr_cpu_ids = (__u32)nr;
 	bpf_map__set_max_entries(skel->maps.kernel_avg, (__u32)nr);
 	bpf_program__set_autoload(hw ? skel->progs.on_pelt_thermal : skel->progs.on_pelt_hw, false);
-	bpf_program__set_autoload(skel->progs.seed_kernel_avg, with_seed);
 	rc = kernel_avg_bpf__load(skel);
 	if (rc) {
 		rc = errno ? -errno : rc;
@@ -226,7 +226,7 @@ static int load(struct stock *s, const char *tp, const char *field)
 {
 	struct stock_kernel_avg *k = calloc(1, sizeof(*k));
 	struct kernel_avg_bpf *skel;
-	bool hw = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW, with_seed = true, seeded = false;
+	bool hw = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW;
 	int nr = libbpf_num_possible_cpus(), rc, e;
 
 	if (!k)
@@ -235,14 +235,7 @@ static int load(struct stock *s, const char *tp, const char *field)
 		nr = 1;
 	libbpf_set_print(libbpf_quiet);
 	libbpf_why[0] = '\0';
-	rc = open_load(hw, nr, true, &skel);
-	if (rc < 0 && rc != -EPERM && rc != -EACCES) {
-		/* the runqueue reader needs the kernel symbol runqueues (CONFIG_KALLSYMS_ALL);
-		 * the tracepoint alone still works */
-		with_seed = false;
-		libbpf_why[0] = '\0';
-		rc = open_load(hw, nr, false, &skel);
-	}
+	rc = open_load(hw, nr, &skel);
 	if (rc < 0) {
 		e = -rc;
 		if (e == EPERM || e == EACCES)	/* libbpf's words would be about RLIMIT_MEMLOCK */
@@ -267,15 +260,7 @@ static int load(struct stock *s, const char *tp, const char *field)
 	k->skel = skel;
 	k->map_fd = bpf_map__fd(skel->maps.kernel_avg);
 	k->nr_cpus = nr;
-	/* the averages in force now: idle CPUs would report nothing until they update */
-	if (with_seed) {
-		LIBBPF_OPTS(bpf_test_run_opts, run);
-
-		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.seed_kernel_avg), &run) == 0)
-			seeded = true;
-	}
-	if (!seeded)
-		poke_cpus(s, k);
+	poke_cpus(s, k);
 	status(s, "read from the kernel (BPF on %s: rq->%s)", tp, field);
 	s->kernel_avg = k;
 	return 0;
@@ -290,7 +275,7 @@ int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, ui
 		return -ENODATA;
 	if (bpf_map_lookup_elem(s->kernel_avg->map_fd, &key, &v) < 0)
 		return -errno;
-	if (!v.updates && !v.seeded)
+	if (!v.updates)
 		return -ENODATA;
 	*load_avg = v.load_avg;
 	*time_ns = v.time_ns;

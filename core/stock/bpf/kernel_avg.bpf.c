@@ -11,9 +11,8 @@
  * updated, which need not be the CPU running it (the nohz idle balancer updates
  * idle CPUs' blocked averages), so the index is rq->cpu.
  *
- * The averages in force before the program was attached are read once by
- * seed_kernel_avg (a syscall program run by the loader) straight from each
- * CPU's runqueue, so that the first snapshot has them too.
+ * A CPU reports only at its next update: the loader makes each CPU tick once
+ * (core/stock/kernel_avg.c).
  *
  * CO-RE: the structs below name only the fields read, preserve_access_index
  * makes libbpf relocate their offsets against the running kernel's BTF
@@ -51,8 +50,6 @@ struct rq {
 	struct sched_avg avg_hw;	/* 6.10+, CONFIG_SCHED_HW_PRESSURE */
 } __attribute__((preserve_access_index));
 
-extern const struct rq runqueues __ksym;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);		/* the loader sets the number of possible CPUs */
@@ -60,60 +57,28 @@ struct {
 	__type(value, struct kernel_avg);
 } kernel_avg SEC(".maps");
 
-/* set by the loader before loading: which field the seed reads */
-const volatile int use_avg_hw = 0;
-const volatile __u32 nr_cpu_ids = 1;
-
-static void store(__u32 cpu, __u64 load_avg, int seeded)
+static void store(__u32 cpu, __u64 load_avg)
 {
 	struct kernel_avg *v = bpf_map_lookup_elem(&kernel_avg, &cpu);
 
 	if (!v)
 		return;
-	/* an update of the tracepoint is never overwritten by the seed */
-	if (seeded && v->updates)
-		return;
 	v->load_avg = load_avg;
 	v->time_ns = bpf_ktime_get_ns();
-	if (seeded)
-		v->seeded = 1;
-	else
-		__sync_fetch_and_add(&v->updates, 1);
+	__sync_fetch_and_add(&v->updates, 1);
 }
 
 SEC("tp_btf/pelt_thermal_tp")
 int BPF_PROG(on_pelt_thermal, struct rq *rq)
 {
-	store((__u32)BPF_CORE_READ(rq, cpu), BPF_CORE_READ(rq, avg_thermal.load_avg), 0);
+	store((__u32)BPF_CORE_READ(rq, cpu), BPF_CORE_READ(rq, avg_thermal.load_avg));
 	return 0;
 }
 
 SEC("tp_btf/pelt_hw_tp")
 int BPF_PROG(on_pelt_hw, struct rq *rq)
 {
-	store((__u32)BPF_CORE_READ(rq, cpu), BPF_CORE_READ(rq, avg_hw.load_avg), 0);
-	return 0;
-}
-
-static long seed_cpu(__u32 cpu, void *ctx)
-{
-	const struct rq *rq = bpf_per_cpu_ptr(&runqueues, cpu);
-
-	(void)ctx;
-	if (!rq)
-		return 0;	/* not a possible CPU */
-	if (use_avg_hw)
-		store(cpu, BPF_CORE_READ(rq, avg_hw.load_avg), 1);
-	else
-		store(cpu, BPF_CORE_READ(rq, avg_thermal.load_avg), 1);
-	return 0;
-}
-
-SEC("syscall")
-int seed_kernel_avg(void *ctx)
-{
-	(void)ctx;
-	bpf_loop(nr_cpu_ids, seed_cpu, NULL, 0);
+	store((__u32)BPF_CORE_READ(rq, cpu), BPF_CORE_READ(rq, avg_hw.load_avg));
 	return 0;
 }
 

@@ -10,8 +10,6 @@ struct kernel_avg {
 	__u64 load_avg;		/* rq->avg_thermal.load_avg or rq->avg_hw.load_avg */
 	__u64 time_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC when it was stored */
 	__u64 updates;		/* tracepoint updates seen since the program was attached */
-	__u32 seeded;		/* 1: read from the runqueue when the program was loaded */
-	__u32 pad;
 };
 
 #endif
