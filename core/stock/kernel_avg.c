@@ -91,7 +91,8 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-/* Does the running kernel's BTF have the tracepoint and rq's field?  0, or a status. */
+/* Does the running kernel's BTF have the tracepoint and rq's field?  0, or -errno
+ * with the status saying what is missing. */
 static int check_btf(struct stock *s, const char *tp, const char *field)
 {
 	char name[64];
@@ -101,8 +102,10 @@ static int check_btf(struct stock *s, const char *tp, const char *field)
 	int id, rc = -ENOENT;
 
 	if (!btf) {
-		status(s, "not read (the kernel's BTF does not load: %s); estimated", strerror(errno));
-		return -errno;
+		int e = errno;
+
+		status(s, "not read (the kernel's BTF does not load: %s); estimated", strerror(e));
+		return -e;
 	}
 	snprintf(name, sizeof(name), "btf_trace_%s", tp);
 	if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
@@ -240,8 +243,11 @@ static int load(struct stock *s, const char *tp, const char *field)
 		e = -rc;
 		if (e == EPERM || e == EACCES)	/* libbpf's words would be about RLIMIT_MEMLOCK */
 			libbpf_why[0] = '\0';
+		else if (check_btf(s, tp, field) < 0)
+			goto out;	/* the kernel has no such tracepoint or field: that is why */
 		status(s, "not read (the BPF program for %s does not load: %s%s%s%s); estimated", tp,
 		       strerror(e), perm_hint(e), libbpf_why[0] ? ": " : "", libbpf_why);
+out:
 		free(k);
 		return rc;
 	}
@@ -340,7 +346,9 @@ void stock_kernel_avg_open(struct stock *s)
 		return;
 	}
 #if HAVE_BPF
-	if (check_btf(s, tp, field) == 0 && load(s, tp, field) == -ENOMEM)
+	/* the BTF is looked into only when the program does not load, to say why: parsing
+	 * it costs as much as the load */
+	if (load(s, tp, field) == -ENOMEM)
 		status(s, "not read (out of memory); estimated");
 #endif
 }

@@ -181,6 +181,19 @@ static void test_permission_through_libcpupower(void **state)
 		if (tp_snapshot_take(src, &snap, &err) != 0)
 			_exit(12);
 		tp_snapshot_release(&snap);
+		/* a user cannot load BPF: the kernel's average is estimated, and the line says why */
+		if (TP_TEST_HAVE_BPF && access("/sys/kernel/btf/vmlinux", R_OK) == 0) {
+			struct tp_stock_info info;
+
+			if (tp_stock_describe(src, &info, &err) != 0)
+				_exit(14);
+			if (info.kernel_avg_read || !strstr(info.kernel_avg,
+					"Operation not permitted (loading BPF needs root, or CAP_BPF and CAP_PERFMON)); estimated")) {
+				fprintf(stderr, "kernel_avg: %s\n", info.kernel_avg);
+				_exit(15);
+			}
+			tp_stock_info_release(&info);
+		}
 		cpus_of(&set, 0, 3);
 		if (tp_cap_set(src, &set, &v, &err) != -EACCES || !strstr(err.msg, "needs root")) {
 			fprintf(stderr, "message: %s\n", err.msg);
