@@ -89,6 +89,8 @@ static int print_stock_notes(struct cmd_ctx *ctx)
 		return rc;
 	for (size_t i = 0; i < info.nr_notes; i++)
 		out_printf(ctx, "note: %s\n", info.notes[i]);
+	if (info.kernel_avg[0])
+		out_printf(ctx, "kernel average: %s\n", info.kernel_avg);
 	if (info.model_text[0])
 		out_printf(ctx, "kernel: %s\n", info.model_text);
 	tp_stock_info_release(&info);
@@ -148,6 +150,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 	out_printf(ctx, "tracefs:           thermal_pressure_update %s, hw_pressure_update %s%s%s\n",
 		   trace_word(info.trace_thermal_pressure), trace_word(info.trace_hw_pressure),
 		   info.tracefs[0] ? " in " : " (tracefs not readable)", info.tracefs);
+	out_printf(ctx, "kernel average:    %s\n", info.kernel_avg[0] ? info.kernel_avg : FMT_NONE);
 	out_printf(ctx, "cap method:        %s\n", tp_stock_cap_method_name(info.cap_method));
 	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : FMT_NONE);
 	if (info.nr_pending)

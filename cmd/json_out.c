@@ -235,6 +235,8 @@ static struct json_object *json_stock(const struct tp_stock_info *info)
 	add(trace, "hw_pressure_update", jtrace(info->trace_hw_pressure));
 	add(trace, "events_dir", jstr(info->tracefs));
 	add(o, "trace_events", trace);
+	add(o, "kernel_avg_read", json_object_new_boolean(info->kernel_avg_read));
+	add(o, "kernel_avg", jstr(info->kernel_avg));
 	add(o, "cap_method", json_object_new_string(tp_stock_cap_method_name(info->cap_method)));
 	add(o, "state_file", jstr(info->state_file));
 	add(o, "nr_pending", json_object_new_int64((int64_t)info->nr_pending));

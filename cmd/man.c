@@ -62,7 +62,9 @@ static const char *const sections[][2] = {
 	  "THERMPRESS_ROOT: the root directory when --root is not given.  "
 	  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "
 	  "THERMPRESS_STATE_DIR: a private directory (the user's own, mode 0700) for "
-	  "the state files that cap restore reads." },
+	  "the state files that cap restore reads.  "
+	  "THERMPRESS_NO_BPF: when set (not 0), a stock kernel's averaged pressure is "
+	  "estimated rather than read from the kernel with BPF." },
 };
 
 static void man_header(void)

@@ -17,7 +17,9 @@ packages=(
   # the arm64 cross build (cross/aarch64-linux-gnu.ini; its tests run under qemu-user) and the
   # arm64 big.LITTLE board with Debian's stock kernel (kernel/arm64/)
   gcc-aarch64-linux-gnu qemu-user qemu-system-arm device-tree-compiler kmod
-  libbpf-dev libbpf-dev:arm64
+  # the kernel's own average on stock kernels (core/stock/bpf/, -Dbpf): the BPF program is
+  # built with clang and embedded with bpftool; libbpf (and its libelf, zlib) for each architecture
+  bpftool libbpf-dev libbpf-dev:arm64 libelf-dev:arm64
   libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
   libcmocka-dev:arm64 zlib1g-dev:arm64
 )

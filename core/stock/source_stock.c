@@ -9,10 +9,13 @@
  *   5.7..6.9, arm/arm64     from the cpufreq cooling device's cur_state      pelt estimate, shift from cmdline
  *   6.10+, arm/arm64        cpufreq pressure from policy->max                = pressure (hw_pressure unseen)
  *
- * No stock kernel exposes the averaged value, so avg_pressure is always thermpress's
- * estimate (avg_estimated): the pelt plugin with the kernel's half-life, stepped at
- * the kernel's tick between this process's samples; at the first sample the
- * pressure is taken to have been steady.  capacity is max_capacity - avg (floor 1);
+ * No stock kernel exposes the averaged value in a file.  As root on the running
+ * system's root, with BTF, it is read with BPF (kernel_avg.c): avg_pressure is the
+ * kernel's rq->avg_thermal (5.7..6.9) or max(rq->avg_hw, pressure) (6.10+), not
+ * estimated.  Otherwise, and for a CPU the program has not seen yet, it is
+ * thermpress's estimate (avg_estimated): the pelt plugin with the kernel's
+ * half-life, stepped at the kernel's tick between this process's samples; at the
+ * first sample the pressure is taken to have been steady.  capacity is max_capacity - avg (floor 1);
  * the kernel also subtracts RT, DL and IRQ time, which user space cannot see.
  */
 #include <errno.h>
@@ -172,6 +175,7 @@ static int read_policies(struct stock *s, struct tp_error *err)
 
 static void stock_free(struct stock *s)
 {
+	stock_kernel_avg_close(s);
 	for (size_t i = 0; i < s->nr_cpus; i++)
 		if (s->cpus[i].avg_ok)
 			tp_avg_fini(&s->cpus[i].avg);
@@ -194,10 +198,22 @@ static void describe_source(struct tp_source *src, struct stock *s)
 				k->release[0] ? k->release : "of unknown version",
 				k->arch[0] ? k->arch : "unknown architecture", root_name(s));
 	if (used < n && (!s->has_cpufreq || !s->nr_cooling))
-		snprintf(src->description + used, n - used, " (%s%s%s)",
-			 s->has_cpufreq ? "" : "no cpufreq",
-			 !s->has_cpufreq && !s->nr_cooling ? ", " : "",
-			 s->nr_cooling ? "" : "no cooling devices");
+		used += (size_t)snprintf(src->description + used, n - used, " (%s%s%s)",
+					 s->has_cpufreq ? "" : "no cpufreq",
+					 !s->has_cpufreq && !s->nr_cooling ? ", " : "",
+					 s->nr_cooling ? "" : "no cooling devices");
+	/* so that every view of the source (show, top, record's metadata, JSON) says so */
+	if (used < n && s->kernel_avg)
+		snprintf(src->description + used, n - used, ", kernel average read with BPF");
+}
+
+/* Load the BPF reader of the kernel's average on first use (kernel_avg.c). */
+static void kernel_avg_start(struct tp_source *src, struct stock *s)
+{
+	if (s->kernel_avg_tried)
+		return;
+	stock_kernel_avg_open(s);
+	describe_source(src, s);
 }
 
 int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_error *err)
@@ -362,7 +378,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	size_t nonline = 0, ndomains = 0, np = s->nr_policies ? s->nr_policies : 1;
 	bool have_online = false;
 	int64_t *capped;
-	uint64_t now = now_ns();
+	uint64_t now, kavg_ns;
 	int rc;
 
 	/* the pelt estimate needs the plugin: bind it on first use */
@@ -374,6 +390,12 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			    tp_avg_init(&s->cpus[i].avg, pelt, (uint32_t)(32u << s->kernel.shift), 0, NULL) == 0)
 				s->cpus[i].avg_ok = true;
 	}
+	kernel_avg_start(src, s);
+	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
+	now = now_ns();
+	for (size_t i = 0; i < s->nr_cpus; i++)
+		s->cpus[i].avg_from_kernel = stock_kernel_avg_read(s, s->cpus[i].cpu,
+				&s->cpus[i].kernel_avg, &kavg_ns) == 0;
 	ndomains = s->nr_cpus;	/* at most one per cpu */
 	if (tp_snapshot_reserve(snap, s->nr_cpus, ndomains) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
@@ -428,7 +450,16 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */
 		o->pressure = pressure;
-		if (pressure != TP_NONE && c->avg_started &&
+		if (pressure != TP_NONE && c->avg_from_kernel) {
+			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
+			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
+				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
+			o->avg_estimated = false;
+			c->avg_from_kernel = true;
+			o->capacity = c->max_capacity - o->avg_pressure;
+			if (o->capacity < 1)
+				o->capacity = 1;
+		} else if (pressure != TP_NONE && c->avg_started &&
 		    (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT || c->avg_ok)) {
 			o->avg_pressure = (int64_t)c->avg_value;
 			o->avg_estimated = true;
@@ -645,6 +676,9 @@ int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct 
 	info->uses_libcpupower = s->real_root;
 	stock_trace_events(s, &info->trace_thermal_pressure, &info->trace_hw_pressure, info->tracefs,
 			   sizeof(info->tracefs));
+	kernel_avg_start(src, s);
+	info->kernel_avg_read = s->kernel_avg != NULL;
+	snprintf(info->kernel_avg, sizeof(info->kernel_avg), "%s", s->kernel_avg_status);
 	info->cap_method = s->method;
 	snprintf(info->state_file, sizeof(info->state_file), "%.4095s", s->state_path);
 	{
@@ -705,10 +739,10 @@ int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct 
 		add_note(info,
 			 "on this kernel only the cpufreq cooling device feeds thermal pressure: a cap through scaling_max_freq lowers the frequency "
 			 "but the scheduler does not count it (cap through the cooling device to create pressure)");
-	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq)
+	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq && !info->kernel_avg_read)
 		add_note(info,
-			 "the kernel does not expose the averaged pressure: thermpress estimates it with pelt from its own samples, "
-			 "taking the pressure at its first sample as steady");
+			 "the kernel does not expose the averaged pressure in a file: thermpress estimates it with pelt from its own samples, "
+			 "taking the pressure at its first sample as steady (as root with BTF it is read with BPF)");
 	if (k->model == TP_STOCK_MODEL_CPUFREQ_HW)
 		add_note(info,
 			 "hardware pressure (firmware or LMh throttling) is invisible to user space and taken as 0%s",

@@ -6,7 +6,8 @@
  * command line and config); stock_freq.c is the one place that touches cpufreq
  * (libcpupower on the real root, the same files directly under any other root);
  * stock_caps.c writes caps and keeps the state file; source_stock.c is the
- * tp_source_ops and the public tp_stock_* calls.
+ * tp_source_ops and the public tp_stock_* calls; kernel_avg.c reads the kernel's
+ * own average with BPF (bpf/kernel_avg.bpf.c).
  */
 #ifndef TP_CORE_STOCK_H
 #define TP_CORE_STOCK_H
@@ -53,7 +54,12 @@ struct stock_cpu {
 	uint64_t last_ns;		/* estimator clock of the last update */
 	uint64_t last_pressure;
 	uint64_t avg_value;
+	/* the kernel's own average at the last snapshot (kernel_avg.c); else the estimate */
+	bool avg_from_kernel;
+	uint64_t kernel_avg;
 };
+
+struct stock_kernel_avg;	/* kernel_avg.c: the loaded BPF program and its map */
 
 struct stock_kernel {
 	char release[65];
@@ -85,6 +91,10 @@ struct stock {
 	bool state_in_root;
 	char root_canon[STOCK_PATH_MAX];	/* realpath of the root, recorded in the file */
 	uint64_t est_offset_ns;		/* estimator clock = time_ns + this */
+	/* the kernel's own average, read with BPF (kernel_avg.c) */
+	struct stock_kernel_avg *kernel_avg;	/* NULL: not read */
+	bool kernel_avg_tried;
+	char kernel_avg_status[320];	/* "read from the kernel (...)" or "not read (why); estimated" */
 };
 
 /* ---- stock_sysfs.c: files under the root ------------------------------ */
@@ -145,6 +155,16 @@ int stock_cooling_state(const struct stock *s, const struct stock_cooling *c, in
 int64_t stock_state_khz(const struct stock_policy *p, int64_t state);
 /* A message suffix for a failed write: " (writing cpufreq limits needs root)". */
 const char *stock_write_hint(int e);
+
+/* ---- kernel_avg.c: the kernel's own average (BPF) --------------------- */
+
+/* Load the BPF program once, when it can be (the real root, BTF, root); fills
+ * kernel_avg_status either way. */
+void stock_kernel_avg_open(struct stock *s);
+/* cpu's latest kernel average and when it was stored (CLOCK_MONOTONIC ns); -ENODATA
+ * when not read (not loaded, or no update of that CPU yet). */
+int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, uint64_t *time_ns);
+void stock_kernel_avg_close(struct stock *s);
 
 /* ---- source_stock.c --------------------------------------------------- */
 

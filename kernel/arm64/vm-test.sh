@@ -83,6 +83,19 @@ kpressures() { k=$(kpressure 4); echo "$k $k $k $k"; }
 # mult_frac as the kernel: 1024 - 1024 * capped / max
 pressure_of() { echo $((1024 - 1024 * $1 / $2)); }
 
+# The in-VM probe of the kernel's averaged pressure (kernel/arm64/bpf): every update of
+# cpu4's rq->avg_thermal.load_avg with its CLOCK_MONOTONIC time, into /tmp/kavg.txt.
+has_probe() { [ -x /usr/bin/tp-avg-probe ]; }
+start_probe() {	# 0 once attached; the probe's pid in $kp
+	mkdir -p /sys/fs/bpf
+	mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+	rm -f /tmp/kavg.txt
+	tp-avg-probe /usr/lib/pelt_thermal.bpf.o 4 60 >/tmp/kavg.txt 2>/tmp/kavg.err &
+	kp=$!
+	wait_for 10 grep -q '^attached' /tmp/kavg.txt
+}
+stop_probe() { kill $kp 2>/dev/null; wait $kp; }
+
 BEFORE=$(limits)
 info "limits before (policy0 max min, policy4 max min, cooling states): $BEFORE"
 
@@ -211,6 +224,8 @@ then ok "show --json: zone big-thermal at 75000"; else bad "show --json: no zone
 tp "show status (hot)" show status
 grep -E '^(thermal zone|cooling device|tracefs|kernel model)' /tmp/tpo
 eq "show status: hz from /boot/config-$(uname -r)" "$(sed -n 's/^hz: *//p' /tmp/tpo)" 250
+eq "show status: the kernel's average is read with BPF" "$(sed -n 's/^kernel average: *//p' /tmp/tpo)" \
+	"read from the kernel (BPF on pelt_thermal_tp: rq->avg_thermal)"
 if grep -q 'big-thermal 75.0 C, trips: passive 65.0 C, critical 115.0 C' /tmp/tpo
 then ok "show status: the zone, its temperature and trips"; else bad "show status: zone line: $(grep 'thermal zone' /tmp/tpo)"; fi
 if grep -q 'cpufreq-cpu4 (policy4) state 2/4 -> cap 1805 MHz' /tmp/tpo
@@ -219,6 +234,45 @@ tp "top --once (hot)" top --once
 cat /tmp/tpo
 if grep -q 1805 /tmp/tpo && grep -q "$p2" /tmp/tpo; then ok "top --once shows the big cluster at 1805 MHz, pressure $p2"
 else bad "top --once: no 1805 MHz / pressure $p2"; fi
+
+# the kernel's own average, read by thermpress with BPF while the zone caps the big cluster:
+# marked as read, nonzero, and the value the probe saw in force at the snapshot's time
+# (or a later update: the map is read just after time_ns is taken)
+if has_probe && start_probe; then
+	sleep 0.5
+	tp "show --json (hot, the kernel's average)" show --json
+	stop_probe
+	cp /tmp/tpo /tmp/hot.json
+	info "show --json: kernel_avg: $(sed -n 's/.*"kernel_avg": "\(.*\)",*$/\1/p' /tmp/hot.json)"
+	eq "show --json: the kernel's average is read (kernel_avg_read)" \
+		"$(grep -o '"kernel_avg_read": [a-z]*' /tmp/hot.json)" '"kernel_avg_read": true'
+	eq "show --json: avg_estimated of cpus 0-7 (read from the kernel)" \
+		"$(for c in 0 1 2 3 4 5 6 7; do printf '%s ' "$(jcpu avg_estimated $c /tmp/hot.json)"; done)" \
+		"false false false false false false false false "
+	a4=$(jcpu avg_pressure 4 /tmp/hot.json)
+	t4=$(grep -m1 '"time_ns"' /tmp/hot.json | sed 's/[^0-9]//g')
+	if [ "$a4" -gt 0 ] 2>/dev/null; then ok "show --json: cpu4's kernel average $a4 is nonzero while the zone caps it"
+	else bad "show --json: cpu4's kernel average '$a4' while the zone caps it"; fi
+	# the probe's value in force at the snapshot's time, then its updates in the 200 ms after
+	vals=$(awk -v t="$t4" '$1 ~ /^[0-9]+$/ { if ($1 <= t) last = $2; else if ($1 <= t + 200000000) later = later " " $2 }
+		END { if (last == "") last = "-"; print last later }' /tmp/kavg.txt)
+	info "show --json: snapshot at $t4 ns; the probe's cpu4 values in force then and 200 ms after: $vals ($(grep -c '^[0-9]' /tmp/kavg.txt) updates in all)"
+	if [ "${vals%% *}" = "$a4" ]; then ok "show --json: cpu4's average $a4 = the probe's in force at the snapshot"
+	elif echo " $vals " | grep -q " $a4 "; then ok "show --json: cpu4's average $a4 = the probe's, one update after the snapshot's clock"
+	else bad "show --json: cpu4's average $a4, the probe's in force at the snapshot and after: $vals"; fi
+	u0=$(cut -d' ' -f1 /proc/uptime)
+	thermpress show >/dev/null 2>&1
+	u1=$(cut -d' ' -f1 /proc/uptime)
+	THERMPRESS_NO_BPF=1 thermpress show >/dev/null 2>&1
+	u2=$(cut -d' ' -f1 /proc/uptime)
+	info "thermpress show: $(awk -v a=$u0 -v b=$u1 'BEGIN { printf "%.2f", b - a }') s reading the kernel's average (BPF), $(awk -v a=$u1 -v b=$u2 'BEGIN { printf "%.2f", b - a }') s estimating it (THERMPRESS_NO_BPF=1)"
+	tp "top --once (hot, the kernel's average)" top --once
+	if grep -E '^ *4 ' /tmp/tpo | grep -q '~'; then bad "top --once: cpu4's average marked ~ (estimated): $(grep -E '^ *4 ' /tmp/tpo)"
+	else ok "top --once: cpu4's average unmarked (read from the kernel)"; fi
+elif has_probe; then
+	bad "BPF: tp-avg-probe did not attach: $(cat /tmp/kavg.err)"
+	stop_probe
+fi
 
 # cool down: 6.1's step_wise lowers the state by one per update only while the
 # temperature falls (a steady reading keeps the state), so the sensor cools in
@@ -269,17 +323,34 @@ eq "after the heat cycle: every limit as before" "$(limits)" "$BEFORE"
 
 # ---- the kernel's own averaged pressure (BPF) beside thermpress's estimate ------------------
 # tp-avg-probe prints every update of cpu4's rq->avg_thermal.load_avg (pelt_thermal_tp)
-# with its CLOCK_MONOTONIC time; thermpress records its estimate on the same clock.  The
-# kernel's value in force at a sample is the last update before it.
-if [ -x /usr/bin/tp-avg-probe ]; then
-	mkdir -p /sys/fs/bpf
-	mount -t bpf bpf /sys/fs/bpf 2>/dev/null
-	rm -f /tmp/kavg.txt /tmp/cmp.csv
-	tp-avg-probe /usr/lib/pelt_thermal.bpf.o 4 60 >/tmp/kavg.txt 2>/tmp/kavg.err &
-	kp=$!
-	if wait_for 10 grep -q '^attached' /tmp/kavg.txt; then
-		ok "BPF: a tp_btf program on pelt_thermal_tp reads rq->avg_thermal (CO-RE)"
-		cat >/tmp/timeline.sh <<EOF2
+# with its CLOCK_MONOTONIC time.  Two recordings on the same clock run over one cap
+# timeline: thermpress reading the kernel's average itself (BPF, the default as root) and
+# thermpress's estimate (THERMPRESS_NO_BPF=1).  The kernel's value in force at a sample
+# is the probe's last update before it.
+# avg_rows CSV OUT: "TIME PRESSURE AVG" of cpu4
+avg_rows() {
+	grep -v '^#' "$1" >/tmp/rows
+	cc=$(head -1 /tmp/rows | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
+	ca=$(head -1 /tmp/rows | tr ',' '\n' | grep -nx avg_pressure | cut -d: -f1)
+	cp=$(head -1 /tmp/rows | tr ',' '\n' | grep -nx pressure | cut -d: -f1)
+	awk -F, -v c=$cc -v a=$ca -v p=$cp 'NR > 1 && $c == 4 { print $1, $p, $a }' /tmp/rows >"$2"
+}
+# compare_probe ROWS: after the first second of the recording, "SAMPLES LARGEST MEAN" of
+# |AVG - kernel|, and the same more than 100 ms after a cap change
+compare_probe() {
+	awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+		{ if (!t0) t0 = $1; while (j < n && kt[j] <= $1) j++
+		  if (j == 0 || $1 - t0 < 1000000000) next
+		  if ($2 != lastp) { since = $1; lastp = $2 }
+		  d = $3 - kv[j - 1]; if (d < 0) d = -d
+		  all++; sum += d; if (d > max) max = d
+		  if ($1 - since >= 100000000) { st++; ssum += d; if (d > smax) smax = d } }
+		END { printf "%d %d %.2f %d %d %.2f\n", all, max, all ? sum / all : 0, st, smax, st ? ssum / st : 0 }' \
+		/tmp/kavg.txt "$1"
+}
+if has_probe && start_probe; then
+	ok "BPF: a tp_btf program on pelt_thermal_tp reads rq->avg_thermal (CO-RE)"
+	cat >/tmp/timeline.sh <<EOF2
 sleep 1
 echo 2 >$CD4/cur_state
 sleep 1
@@ -288,47 +359,58 @@ sleep 1
 echo 0 >$CD4/cur_state
 sleep 1
 EOF2
-		thermpress record --interval 20ms -o /tmp/cmp.csv -- sh /tmp/timeline.sh 2>/dev/null
-		kill $kp 2>/dev/null
-		wait $kp
-		grep -v '^#' /tmp/cmp.csv >/tmp/cmp.rows
-		cc=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
-		ca=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx avg_pressure | cut -d: -f1)
-		cp=$(head -1 /tmp/cmp.rows | tr ',' '\n' | grep -nx pressure | cut -d: -f1)
-		awk -F, -v c=$cc -v a=$ca -v p=$cp 'NR > 1 && $c == 4 { gsub(/~/, "", $a); print $1, $p, $a }' /tmp/cmp.rows >/tmp/est.txt
-		nk=$(grep -c '^[0-9]' /tmp/kavg.txt)
-		if [ "$nk" -gt 50 ]; then ok "BPF: $nk updates of cpu4's average"; else bad "BPF: only $nk updates: $(cat /tmp/kavg.err)"; fi
-		kmax=$(awk '/^[0-9]/ && $2 > m { m = $2 } END { print m + 0 }' /tmp/kavg.txt)
-		pc4=$(pressure_of 903000 2362000)
-		if [ "$kmax" -ge $((pc4 - 1)) ] && [ "$kmax" -le $pc4 ]; then ok "BPF: the kernel's average settles at the pressure ($kmax of $pc4)"
-		else bad "BPF: the kernel's average peaks at $kmax, want $((pc4 - 1)) or $pc4"; fi
-		# side by side after the first second of the recording: largest and mean |difference|,
-		# and the same without the 100 ms after each cap change
-		awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
-			{ if (!t0) t0 = $1; while (j < n && kt[j] <= $1) j++
-			  if (j == 0 || $1 - t0 < 1000000000) next
-			  if ($2 != lastp) { since = $1; lastp = $2 }
-			  d = $3 - kv[j - 1]; if (d < 0) d = -d
-			  all++; sum += d; if (d > max) max = d
-			  if ($1 - since >= 100000000) { st++; ssum += d; if (d > smax) smax = d } }
-			END { printf "%d %d %.2f %d %d %.2f\n", all, max, all ? sum / all : 0, st, smax, st ? ssum / st : 0 }' \
-			/tmp/kavg.txt /tmp/est.txt >/tmp/cmp.fig
-		read -r n_all d_max d_mean n_st s_max s_mean </tmp/cmp.fig
-		info "BPF vs estimate, cpu4, after the first second: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
-		# away from the cap changes the estimate must follow the kernel closely; right after one
-		# the kernel's idle-CPU updates lag (kernel/README.md), so only a loose bound there
-		if [ "$n_st" -gt 40 ] && awk -v m="$s_mean" 'BEGIN { exit !(m <= 4) }'; then ok "BPF vs estimate, steady: mean difference $s_mean <= 4"
-		else bad "BPF vs estimate, steady: $n_st samples, mean difference $s_mean"; fi
-		if awk -v m="$d_mean" 'BEGIN { exit !(m <= 32) }'; then ok "BPF vs estimate, all: mean difference $d_mean <= 32"
-		else bad "BPF vs estimate, all: mean difference $d_mean"; fi
-		echo "TPCMP BEGIN"
-		awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
-			{ while (j < n && kt[j] <= $1) j++; print $1, $2, $3, j ? kv[j - 1] : "-" }' /tmp/kavg.txt /tmp/est.txt
-		echo "TPCMP END"
-	else
-		bad "BPF: tp-avg-probe did not attach: $(cat /tmp/kavg.err)"
-		kill $kp 2>/dev/null
-	fi
+	rm -f /tmp/cmp.csv /tmp/kcmp.csv
+	THERMPRESS_NO_BPF=1 thermpress record --interval 20ms -o /tmp/cmp.csv -- sleep 5.5 2>/tmp/rec.err &
+	er=$!
+	thermpress record --interval 20ms -o /tmp/kcmp.csv -- sh /tmp/timeline.sh 2>>/tmp/rec.err
+	krc=$?
+	wait $er
+	erc=$?
+	stop_probe
+	eq "record (BPF) and record (THERMPRESS_NO_BPF=1) exit 0" "$krc $erc:$(head -2 /tmp/rec.err | tr '\n' ' ')" "0 0:"
+	avg_rows /tmp/cmp.csv /tmp/est.txt
+	avg_rows /tmp/kcmp.csv /tmp/kread.txt
+	nk=$(grep -c '^[0-9]' /tmp/kavg.txt)
+	if [ "$nk" -gt 50 ]; then ok "BPF: $nk updates of cpu4's average"; else bad "BPF: only $nk updates: $(cat /tmp/kavg.err)"; fi
+	kmax=$(awk '/^[0-9]/ && $2 > m { m = $2 } END { print m + 0 }' /tmp/kavg.txt)
+	pc4=$(pressure_of 903000 2362000)
+	if [ "$kmax" -ge $((pc4 - 1)) ] && [ "$kmax" -le $pc4 ]; then ok "BPF: the kernel's average settles at the pressure ($kmax of $pc4)"
+	else bad "BPF: the kernel's average peaks at $kmax, want $((pc4 - 1)) or $pc4"; fi
+	# a trace has no per-value mark: its source line says where avg_pressure came from
+	eq "record (BPF): the trace says the kernel's average was read" \
+		"$(grep -c '^# source stock kernel .*, kernel average read with BPF' /tmp/kcmp.csv)" 1
+	eq "record (THERMPRESS_NO_BPF=1): the trace does not (estimated)" \
+		"$(grep -c 'kernel average read with BPF' /tmp/cmp.csv)" 0
+
+	# thermpress's estimate against the kernel: away from the cap changes it must follow
+	# closely; right after one the kernel's idle-CPU updates lag (kernel/README.md), so
+	# only a loose bound there
+	read -r n_all d_max d_mean n_st s_max s_mean <<EOF2
+$(compare_probe /tmp/est.txt)
+EOF2
+	info "estimate vs kernel (BPF), cpu4, after the first second: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
+	if [ "$n_st" -gt 40 ] && awk -v m="$s_mean" 'BEGIN { exit !(m <= 4) }'; then ok "estimate vs kernel, steady: mean difference $s_mean <= 4"
+	else bad "estimate vs kernel, steady: $n_st samples, mean difference $s_mean"; fi
+	if awk -v m="$d_mean" 'BEGIN { exit !(m <= 32) }'; then ok "estimate vs kernel, all: mean difference $d_mean <= 32"
+	else bad "estimate vs kernel, all: mean difference $d_mean"; fi
+
+	# thermpress reading the kernel's average: the probe's value, but for an update
+	# that lands between the snapshot's clock and its read of the map
+	read -r k_all k_max k_mean k_st k_smax k_smean <<EOF2
+$(compare_probe /tmp/kread.txt)
+EOF2
+	k_exact=$(awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+		{ while (j < n && kt[j] <= $1) j++; if (j && $3 == kv[j - 1]) e++ } END { print e + 0 }' /tmp/kavg.txt /tmp/kread.txt)
+	info "thermpress (BPF) vs the probe, cpu4, after the first second: $k_all samples ($k_exact of $(wc -l </tmp/kread.txt) in all equal), largest difference $k_max, mean $k_mean; more than 100 ms after a cap change: $k_st samples, largest $k_smax, mean $k_smean"
+	if [ "$k_all" -gt 30 ] && awk -v m="$k_mean" 'BEGIN { exit !(m <= 2) }'; then ok "thermpress (BPF) vs the probe: mean difference $k_mean <= 2"
+	else bad "thermpress (BPF) vs the probe: $k_all samples, mean difference $k_mean"; fi
+	echo "TPCMP BEGIN"
+	awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+		{ while (j < n && kt[j] <= $1) j++; print $1, $2, $3, j ? kv[j - 1] : "-" }' /tmp/kavg.txt /tmp/est.txt
+	echo "TPCMP END"
+elif has_probe; then
+	bad "BPF: tp-avg-probe did not attach: $(cat /tmp/kavg.err)"
+	stop_probe
 else
 	skip "BPF: no tp-avg-probe in the initramfs (clang, libbpf-dev, libbpf-dev:arm64)"
 fi

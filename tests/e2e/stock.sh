@@ -22,6 +22,13 @@ assert_contains "$out" "note: on this kernel only the cpufreq cooling device fee
 	"show: the note on scaling_max_freq caps"
 assert_match "$out" $'\nkernel: linux 6.1.0-18-arm64 on aarch64: .*pelt \\(half-life 128 ms' \
 	"show: the kernel model line"
+# the kernel's own average cannot be read under a fixture root: one line says why
+if [ "${THERMPRESS_TEST_BPF:-1}" = 1 ]; then
+	kavg_why="not read (no BTF at $BL/sys/kernel/btf/vmlinux); estimated"
+else
+	kavg_why="not read (thermpress was built without BPF support); estimated"
+fi
+assert_contains "$out" $'\n'"kernel average: $kavg_why" "show: why the kernel's average is estimated"
 run "$TP" --root "$BL" show cpu big
 assert_rc 0 "show cpu big"
 assert_contains "$out" "kernel: linux 6.1.0-18-arm64" "show cpu: the kernel model line"
@@ -39,6 +46,7 @@ assert_match "$out" "cooling device: +cooling_device1 cpufreq-cpu4 \\(policy4\\)
 	"status: cpufreq cooling device"
 assert_contains "$out" "tracefs:           thermal_pressure_update present, hw_pressure_update absent" \
 	"status: tracefs events"
+assert_contains "$out" "kernel average:    $kavg_why" "status: why the kernel's average is estimated"
 assert_contains "$out" "cap method:        scaling_max_freq" "status: cap method"
 assert_contains "$out" "state file:        $BL/run/thermpress/caps.state" "status: state file"
 assert_contains "$out" "pending:           none" "status: nothing pending"
@@ -52,8 +60,15 @@ json_check "$out" 'd["stock"]["model"] == "thermal_pelt" and d["stock"]["decay_s
 	"json: model and decay shift"
 json_check "$out" 'len(d["stock"]["notes"]) >= 1 and d["stock"]["model_text"].startswith("linux 6.1.0-18-arm64")' \
 	"json: notes and model text"
-json_check "$out" 'set(d["stock"]) == {"release","arch","model","model_text","decay_shift","decay_shift_from_cmdline","has_cpufreq","has_cpu_capacity","uses_libcpupower","thermal_zones","cooling_devices","trace_events","cap_method","state_file","nr_pending","notes"}' \
+json_check "$out" 'set(d["stock"]) == {"release","arch","model","model_text","decay_shift","decay_shift_from_cmdline","has_cpufreq","has_cpu_capacity","uses_libcpupower","thermal_zones","cooling_devices","trace_events","kernel_avg_read","kernel_avg","cap_method","state_file","nr_pending","notes"}' \
 	"json: stock fields"
+KAVG_WHY=$kavg_why json_check "$out" 'd["stock"]["kernel_avg_read"] is False and d["stock"]["kernel_avg"] == __import__("os").environ["KAVG_WHY"]' \
+	"json: the kernel's average not read, and why"
+THERMPRESS_NO_BPF=1 run "$TP" --root "$BL" show status
+if [ "${THERMPRESS_TEST_BPF:-1}" = 1 ]; then
+	assert_contains "$out" "kernel average:    not read (THERMPRESS_NO_BPF is set); estimated" \
+		"status: THERMPRESS_NO_BPF turns the BPF reading off"
+fi
 run "$TP" --root "$BL" --json show status
 json_check "$out" 'd["stock"]["thermal_zones"][0]["type"] == "cpu-thermal" and d["stock"]["thermal_zones"][0]["trips"][0]["type"] == "passive"' \
 	"json status: thermal zones"

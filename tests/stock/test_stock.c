@@ -561,6 +561,87 @@ static void test_612(void **state)
 	assert_int_equal(read_num(f->root, LITTLE_MAX), 2438400);
 }
 
+/* ---- The kernel's own average: why it is not read ------------------------------------- */
+
+static void expect_kernel_avg(struct tp_source *src, const char *why)
+{
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	char want[PATH_MAX + 128];
+
+	snprintf(want, sizeof(want), "not read (%s)%s", why,
+		 strstr(why, "it is 0") ? "" : "; estimated");
+	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+	assert_false(info.kernel_avg_read);
+	assert_string_equal(info.kernel_avg, want);
+	tp_stock_info_release(&info);
+}
+
+/* The fixture roots have no BTF, and are not the running system's root anyway. */
+static void test_kernel_avg_not_read(void **state)
+{
+	struct fx *f = *state;
+	struct tp_source *src = NULL;
+	struct tp_error err = { 0 };
+	char why[PATH_MAX + 64], path[PATH_MAX];
+	FILE *fp;
+
+	take(f);
+	assert_true(cpu(f, 5)->avg_estimated);
+	if (TP_TEST_HAVE_BPF)
+		snprintf(why, sizeof(why), "no BTF at %s/sys/kernel/btf/vmlinux", f->root);
+	else
+		snprintf(why, sizeof(why), "thermpress was built without BPF support");
+	expect_kernel_avg(f->src, why);
+
+	/* a root with BTF that is not "/": BPF would read the running kernel, not this one */
+	snprintf(path, sizeof(path), "%s/sys/kernel/btf", f->root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/btf/vmlinux", f->root);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("not BTF\n", fp);
+	fclose(fp);
+	assert_int_equal(open_stock(f->root, TP_SOURCE_STOCK, &src, &err), 0);
+	if (TP_TEST_HAVE_BPF)
+		snprintf(why, sizeof(why),
+			 "%s is not the running system's root: BPF reads the running kernel only", f->root);
+	expect_kernel_avg(src, why);
+	tp_source_close(src);
+
+	/* THERMPRESS_NO_BPF turns it off */
+	setenv("THERMPRESS_NO_BPF", "1", 1);
+	assert_int_equal(open_stock(f->root, TP_SOURCE_STOCK, &src, &err), 0);
+	if (TP_TEST_HAVE_BPF)
+		snprintf(why, sizeof(why), "THERMPRESS_NO_BPF is set");
+	expect_kernel_avg(src, why);
+	tp_source_close(src);
+	unsetenv("THERMPRESS_NO_BPF");
+}
+
+/* x86 keeps no average: nothing to read, and nothing estimated either (it is 0). */
+static void test_kernel_avg_none_on_x86(void **state)
+{
+	struct fx *f = *state;
+
+	expect_kernel_avg(f->src, "linux 6.5.0-44-generic on x86_64 keeps no averaged thermal pressure: it is 0");
+}
+
+/* 6.10+ keeps rq->avg_hw: without BTF it stays the estimate (= the cpufreq pressure). */
+static void test_kernel_avg_612(void **state)
+{
+	struct fx *f = *state;
+	char why[PATH_MAX + 64];
+
+	take(f);
+	assert_true(cpu(f, 4)->avg_estimated);
+	if (TP_TEST_HAVE_BPF)
+		snprintf(why, sizeof(why), "no BTF at %s/sys/kernel/btf/vmlinux", f->root);
+	else
+		snprintf(why, sizeof(why), "thermpress was built without BPF support");
+	expect_kernel_avg(f->src, why);
+}
+
 /* ---- Opening ----------------------------------------------------------------------------- */
 
 static void test_open(void **state)
@@ -608,6 +689,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_laptop, setup_laptop, teardown),
 		cmocka_unit_test_setup_teardown(test_server, setup_server, teardown),
 		cmocka_unit_test_setup_teardown(test_612, setup_612, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_avg_not_read, setup_biglittle, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_avg_none_on_x86, setup_laptop, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_avg_612, setup_612, teardown),
 		cmocka_unit_test(test_open),
 	};
 

@@ -92,6 +92,12 @@ struct tp_stock_info {
 	int trace_thermal_pressure;	/* thermal_pressure/thermal_pressure_update (5.19..6.9) */
 	int trace_hw_pressure;		/* hw_pressure/hw_pressure_update (6.10+) */
 	char tracefs[4096];		/* the events directory looked at, "" when none */
+	/* The kernel's own averaged pressure (rq->avg_thermal, rq->avg_hw), read with BPF
+	 * (core/stock/README.md): true when avg_pressure comes from the kernel (tp_cpu's
+	 * avg_estimated false); kernel_avg is one line either way, "read from the kernel
+	 * (BPF on pelt_thermal_tp: rq->avg_thermal)" or "not read (WHY); estimated". */
+	bool kernel_avg_read;
+	char kernel_avg[320];
 	enum tp_stock_cap_method cap_method;
 	char state_file[4096];		/* where original limits are recorded */
 	size_t nr_pending;		/* limits recorded there and not yet restored */
