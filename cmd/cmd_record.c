@@ -13,19 +13,12 @@
 #include <thermpress/outfile.h>
 
 #include "exp_util.h"
+#include "clock.h"
 
 extern char **environ;
 
 #define USAGE "record [--interval 10ms] [--duration 60s | -- COMMAND ...] " \
 	      "[--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t t)
 {

@@ -24,16 +24,9 @@
 #include <time.h>
 
 #include "stock.h"
+#include "clock.h"
 
 static const struct tp_source_ops stock_ops;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static const char *root_name(const struct stock *s)
 {
@@ -351,7 +344,7 @@ static int sample_at(struct stock *s, uint64_t now, int64_t **capped_out)
 
 void stock_sample(struct stock *s)
 {
-	sample_at(s, now_ns(), NULL);
+	sample_at(s, mono_ns(), NULL);
 }
 
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
@@ -362,7 +355,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	size_t nonline = 0, ndomains = 0, np = s->nr_policies ? s->nr_policies : 1;
 	bool have_online = false;
 	int64_t *capped;
-	uint64_t now = now_ns();
+	uint64_t now = mono_ns();
 	int rc;
 
 	/* the pelt estimate needs the plugin: bind it on first use */

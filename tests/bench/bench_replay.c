@@ -23,6 +23,8 @@
 
 #include <thermpress/experiment.h>
 
+#include "clock.h"
+
 #define CHUNK 4096
 #define T0 10000000000ull
 #define TICK 4000000ull
@@ -103,12 +105,10 @@ static inline uint64_t b_decay_update(struct b_decay *s, uint64_t now, uint64_t 
 
 /* ---- the run ------------------------------------------------------------------------ */
 
+/* seconds on the monotonic clock */
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)mono_ns() / 1e9;
 }
 
 static uint64_t *times, *press;
