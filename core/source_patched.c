@@ -14,6 +14,7 @@
 #include "rootfs.h"
 #include "source.h"
 #include "state.h"
+#include "grow.h"
 
 struct patched {
 	char dir[4096];		/* root + TP_ABI_DIR */
@@ -55,17 +56,13 @@ static int read_file(struct patched *p, const char *name, size_t *len, struct tp
 	for (;;) {
 		ssize_t n;
 
-		if (p->cap - used < 4096 + 1) {
-			size_t cap = p->cap ? p->cap * 2 : 65536;
-			char *b = realloc(p->buf, cap);
+		char *b = array_grow(p->buf, &p->cap, used + 4096 + 1, 1, 65536);
 
-			if (!b) {
-				close(fd);
-				return tp_error_set(err, -ENOMEM, "out of memory reading %s", path);
-			}
-			p->buf = b;
-			p->cap = cap;
+		if (!b) {
+			close(fd);
+			return tp_error_set(err, -ENOMEM, "out of memory reading %s", path);
 		}
+		p->buf = b;
 		n = read(fd, p->buf + used, p->cap - used - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -89,9 +86,7 @@ static int read_file(struct patched *p, const char *name, size_t *len, struct tp
 static int write_file(struct patched *p, const char *name, const char *value, struct tp_error *err)
 {
 	char path[4200];
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd, e;
+	int fd, rc;
 
 	if (file_path(p, name, path, sizeof(path)) < 0)
 		return tp_error_set(err, -ENAMETOOLONG, "path too long: %s/%s", p->dir, name);
@@ -103,22 +98,12 @@ static int write_file(struct patched *p, const char *name, const char *value, st
 	if (fd < 0)
 		return tp_error_set(err, fd, "cannot open %s for writing: %s%s", path,
 				    strerror(-fd), errno_hint(-fd));
-	do
-		n = write(fd, value, len);
-	while (n < 0 && errno == EINTR);
-	e = errno;
-	if (close(fd) < 0 && n >= 0) {
-		e = errno;
-		n = -1;
-	}
-	if (n < 0) {
-		if (e == EINVAL)
-			return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
-		return tp_error_set(err, -e, "cannot write '%s' to %s: %s%s", value, path,
-				    strerror(e), errno_hint(e));
-	}
-	if ((size_t)n != len)
-		return tp_error_set(err, -EIO, "short write of '%s' to %s", value, path);
+	rc = tp_write_value_fd(fd, value);
+	if (rc == -EINVAL)
+		return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
+	if (rc < 0)
+		return tp_error_set(err, rc, "cannot write '%s' to %s: %s%s", value, path,
+				    strerror(-rc), errno_hint(-rc));
 	return 0;
 }
 

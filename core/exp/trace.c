@@ -13,6 +13,9 @@
 #include <thermpress/text.h>
 
 #include "exp/exp.h"
+#include "intparse.h"
+#include "grow.h"
+#include "trim.h"
 
 void tp_trace_meta_init(struct tp_trace_meta *meta)
 {
@@ -318,43 +321,20 @@ enum { COL_TIME, COL_CPU, COL_MAXCAP, COL_MAXF, COL_CAPF, COL_P, COL_AVG, COL_BA
 /* A decimal integer, optionally negative; -EINVAL not a number, -ERANGE too big. */
 int exp_parse_i64(const char *s, int64_t *out, bool dash_ok)
 {
-	uint64_t v = 0;
-	bool neg = false;
-
 	if (dash_ok && (!strcmp(s, "-") || !strcmp(s, "null") || !*s)) {
 		*out = TP_NONE;
 		return 0;
 	}
-	if (*s == '-') {
-		neg = true;
-		s++;
-	}
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		if (v > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (v > (uint64_t)INT64_MAX + neg)
-		return -ERANGE;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
+	return parse_i64(s, out);
 }
 
 static int push_row(struct tp_trace *t, const struct tp_trace_row *r)
 {
-	if (t->nr_rows == t->rows_alloc) {
-		size_t n = t->rows_alloc ? t->rows_alloc * 2 : 1024;
-		struct tp_trace_row *p = realloc(t->rows, n * sizeof(*p));
+	struct tp_trace_row *p = array_grow(t->rows, &t->rows_alloc, t->nr_rows + 1, sizeof(*p), 1024);
 
-		if (!p)
-			return -ENOMEM;
-		t->rows = p;
-		t->rows_alloc = n;
-	}
+	if (!p)
+		return -ENOMEM;
+	t->rows = p;
 	t->rows[t->nr_rows++] = *r;
 	return 0;
 }
@@ -440,18 +420,6 @@ static void row_init(struct tp_trace_row *r)
 	r->avg_pressure = r->decay_ms = TP_NONE;
 	r->pressure = TP_NONE;
 	r->backend[0] = '\0';
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	return s;
 }
 
 /* A metadata value: numbers in their ranges (docs/experiments.md, "Metadata"). */
