@@ -172,11 +172,11 @@ with_lib=0
 if [ -f "$tpbuild/core/libthermpress.so" ] && [ -f "$top/core/include/thermpress/thermpress.h" ] &&
    ls "$tpbuild"/plugins/*.so >/dev/null 2>&1; then
 	with_lib=1
-	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" \
+	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" -I"$top/tests/support" \
 		-o "$replay" "$replay_src" -L"$tpbuild/core" -lthermpress \
 		-Wl,-rpath,"$tpbuild/core" || die "cannot build $replay_src"
 else
-	gcc -O2 -Wall -Wextra -std=gnu11 -o "$replay" "$replay_src" ||
+	gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$replay_src" ||
 		die "cannot build $replay_src"
 	log "no libthermpress/plugins in $tpbuild: the logs are replayed against the reference only"
 fi

@@ -9,20 +9,35 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-int parse_u64_prefix(const char *text, const char **end, uint64_t *value)
+/* The digits at text: *end after them (text when none); -ERANGE when they overflow. */
+static int scan_digits(const char *text, const char **end, uint64_t *value)
 {
 	const char *p = text;
 	uint64_t v = 0;
+	int rc = 0;
 
-	if (!is_digit(*p))
-		return -EINVAL;
 	for (; is_digit(*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
+			rc = -ERANGE;
 		v = v * 10 + d;
 	}
+	*end = p;
+	*value = v;
+	return rc;
+}
+
+int parse_u64_prefix(const char *text, const char **end, uint64_t *value)
+{
+	const char *p;
+	uint64_t v;
+	int rc = scan_digits(text, &p, &v);
+
+	if (p == text)
+		return -EINVAL;
+	if (rc < 0)
+		return rc;
 	*end = p;
 	*value = v;
 	return 0;
@@ -30,14 +45,15 @@ int parse_u64_prefix(const char *text, const char **end, uint64_t *value)
 
 int parse_u64(const char *text, uint64_t *value)
 {
-	const char *end;
+	const char *p;
 	uint64_t v;
-	int rc = parse_u64_prefix(text, &end, &v);
+	int rc = scan_digits(text, &p, &v);
 
+	/* not a number at all is -EINVAL, whatever the size of its digits */
+	if (p == text || *p)
+		return -EINVAL;
 	if (rc < 0)
 		return rc;
-	if (*end)
-		return -EINVAL;
 	*value = v;
 	return 0;
 }
@@ -58,18 +74,22 @@ int parse_i64(const char *text, int64_t *value)
 
 int parse_cpu_range(const char *text, const char **end, uint64_t *first, uint64_t *last)
 {
-	const char *p;
+	const char *p, *q;
 	uint64_t a, b;
-	int rc = parse_u64_prefix(text, &p, &a);
+	int rc = scan_digits(text, &p, &a), rc2 = 0;
 
-	if (rc < 0)
-		return rc;
+	if (p == text)
+		return -EINVAL;
 	b = a;
 	if (*p == '-') {
-		rc = parse_u64_prefix(p + 1, &p, &b);
-		if (rc < 0)
-			return rc;
+		rc2 = scan_digits(p + 1, &q, &b);
+		if (q == p + 1)
+			return -EINVAL;
+		p = q;
 	}
+	/* malformed before too large, as parse_u64 */
+	if (rc < 0 || rc2 < 0)
+		return -ERANGE;
 	*end = p;
 	*first = a;
 	*last = b;

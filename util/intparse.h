@@ -4,7 +4,8 @@
  * ASCII digits only, no blanks, no '+', no base prefix (unlike strtol, which skips
  * white space and takes signs; util/README.md).
  *
- * Each returns 0, -EINVAL (not such a number) or -ERANGE (too large for the type).
+ * Each returns 0, -EINVAL (not such a number, however many its digits) or -ERANGE
+ * (a number too large for the type).
  */
 #ifndef THERMPRESS_UTIL_INTPARSE_H
 #define THERMPRESS_UTIL_INTPARSE_H
