@@ -397,49 +397,92 @@ int stock_list_ids(const char *dir, const char *prefix, int **ids, size_t *n)
 	return 0;
 }
 
+/*
+ * The devices sys/class/thermal/PREFIXn: their directory into dir, their ids (sorted)
+ * into *ids and a zeroed array of as many items of elem bytes into *items (both
+ * malloc'ed).  0 with *count 0 and nothing allocated when there is none, or -errno.
+ */
+static int scan_thermal_class(const struct stock *s, const char *prefix, char *dir,
+			      size_t dir_len, int **ids, size_t *count, void **items, size_t elem)
+{
+	int rc;
+
+	*items = NULL;
+	*count = 0;
+	if (stock_path(s, dir, dir_len, "sys/class/thermal") < 0)
+		return -ENAMETOOLONG;
+	rc = stock_list_ids(dir, prefix, ids, count);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;
+	if (*count)
+		*items = calloc(*count, elem);
+	if (!*items) {
+		rc = *count ? -ENOMEM : 0;
+		free(*ids);
+		*count = 0;
+	}
+	return rc;
+}
+
+/* The text of the file the format names, "" when it cannot be read; as stock_read_text. */
+static int __attribute__((format(printf, 3, 4)))
+read_text_or_empty(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[STOCK_PATH_MAX + 64];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	rc = stock_read_text(path, buf, len);
+	if (rc < 0)
+		buf[0] = '\0';
+	return rc;
+}
+
+/* The integer in the file the format names, TP_NONE when it cannot be read. */
+static int64_t __attribute__((format(printf, 1, 2))) read_i64_or_none(const char *fmt, ...)
+{
+	char path[STOCK_PATH_MAX + 64];
+	va_list ap;
+	int64_t v;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return stock_read_i64(path, &v) < 0 ? TP_NONE : v;
+}
+
 int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t *n)
 {
-	char dir[STOCK_PATH_MAX], path[STOCK_PATH_MAX + 64];
+	char dir[STOCK_PATH_MAX];
 	struct tp_stock_zone *z;
 	size_t count;
 	int *ids, rc;
+	void *items;
 
 	*zones = NULL;
 	*n = 0;
-	if (stock_path(s, dir, sizeof(dir), "sys/class/thermal") < 0)
-		return -ENAMETOOLONG;
-	rc = stock_list_ids(dir, "thermal_zone", &ids, &count);
-	if (rc < 0)
-		return rc == -ENOENT ? 0 : rc;
-	if (!count) {
-		free(ids);
-		return 0;
-	}
-	z = calloc(count, sizeof(*z));
-	if (!z) {
-		free(ids);
-		return -ENOMEM;
-	}
+	rc = scan_thermal_class(s, "thermal_zone", dir, sizeof(dir), &ids, &count, &items,
+				sizeof(*z));
+	if (rc < 0 || !count)
+		return rc;
+	z = items;
 	for (size_t i = 0; i < count; i++) {
 		z[i].id = ids[i];
-		snprintf(path, sizeof(path), "%s/thermal_zone%d/type", dir, ids[i]);
-		if (stock_read_text(path, z[i].type, sizeof(z[i].type)) < 0)
-			z[i].type[0] = '\0';
-		snprintf(path, sizeof(path), "%s/thermal_zone%d/temp", dir, ids[i]);
-		if (stock_read_i64(path, &z[i].temp_mc) < 0)
-			z[i].temp_mc = TP_NONE;
+		read_text_or_empty(z[i].type, sizeof(z[i].type), "%s/thermal_zone%d/type", dir, ids[i]);
+		z[i].temp_mc = read_i64_or_none("%s/thermal_zone%d/temp", dir, ids[i]);
 		for (int t = 0; t < TP_STOCK_MAX_TRIPS; t++) {
 			struct tp_stock_trip *trip = &z[i].trips[t];
 
-			snprintf(path, sizeof(path), "%s/thermal_zone%d/trip_point_%d_type", dir, ids[i], t);
-			if (stock_read_text(path, trip->type, sizeof(trip->type)) < 0)
+			if (read_text_or_empty(trip->type, sizeof(trip->type),
+					       "%s/thermal_zone%d/trip_point_%d_type", dir, ids[i], t) < 0)
 				break;
-			snprintf(path, sizeof(path), "%s/thermal_zone%d/trip_point_%d_temp", dir, ids[i], t);
-			if (stock_read_i64(path, &trip->temp_mc) < 0)
-				trip->temp_mc = TP_NONE;
-			snprintf(path, sizeof(path), "%s/thermal_zone%d/trip_point_%d_hyst", dir, ids[i], t);
-			if (stock_read_i64(path, &trip->hyst_mc) < 0)
-				trip->hyst_mc = TP_NONE;
+			trip->temp_mc = read_i64_or_none("%s/thermal_zone%d/trip_point_%d_temp", dir,
+							 ids[i], t);
+			trip->hyst_mc = read_i64_or_none("%s/thermal_zone%d/trip_point_%d_hyst", dir,
+							 ids[i], t);
 			z[i].nr_trips = (size_t)t + 1;
 		}
 	}
@@ -484,37 +527,25 @@ static int cooling_policy(const struct stock *s, const char *type)
 
 int stock_scan_cooling(struct stock *s)
 {
-	char dir[STOCK_PATH_MAX], path[STOCK_PATH_MAX + 64];
+	char dir[STOCK_PATH_MAX];
 	size_t count;
 	int *ids, rc;
+	void *items;
 
 	free(s->cooling);
 	s->cooling = NULL;
 	s->nr_cooling = 0;
-	if (stock_path(s, dir, sizeof(dir), "sys/class/thermal") < 0)
-		return -ENAMETOOLONG;
-	rc = stock_list_ids(dir, "cooling_device", &ids, &count);
-	if (rc < 0)
-		return rc == -ENOENT ? 0 : rc;
-	if (!count) {
-		free(ids);
-		return 0;
-	}
-	s->cooling = calloc(count, sizeof(*s->cooling));
-	if (!s->cooling) {
-		free(ids);
-		return -ENOMEM;
-	}
+	rc = scan_thermal_class(s, "cooling_device", dir, sizeof(dir), &ids, &count, &items,
+				sizeof(*s->cooling));
+	if (rc < 0 || !count)
+		return rc;
+	s->cooling = items;
 	for (size_t i = 0; i < count; i++) {
 		struct stock_cooling *c = &s->cooling[i];
 
 		c->id = ids[i];
-		snprintf(path, sizeof(path), "%s/cooling_device%d/type", dir, ids[i]);
-		if (stock_read_text(path, c->type, sizeof(c->type)) < 0)
-			c->type[0] = '\0';
-		snprintf(path, sizeof(path), "%s/cooling_device%d/max_state", dir, ids[i]);
-		if (stock_read_i64(path, &c->max_state) < 0)
-			c->max_state = TP_NONE;
+		read_text_or_empty(c->type, sizeof(c->type), "%s/cooling_device%d/type", dir, ids[i]);
+		c->max_state = read_i64_or_none("%s/cooling_device%d/max_state", dir, ids[i]);
 		c->policy = cooling_policy(s, c->type);
 		/* the first cpufreq cooling device of a policy is the one that caps it */
 		if (c->policy >= 0 && s->policies[c->policy].cooling < 0)
