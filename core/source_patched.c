@@ -392,17 +392,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 
 	if (rc < 0)
 		return rc;
-	if (st.doc.nbad) {
-		char lines[200];
-
-		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
-		rep->skipped = st.doc.nbad;
-		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
-			 "%.100s of %.120s/%.30s %s damaged and %s left out", lines, p->state_dir,
-			 p->state_name, st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
-		st.drop_bad = true;
-		st.dirty = true;
-	}
+	tp_state_report_bad(&st, rep);
 	/* a stock kernel's limits have no place here: nothing to write them to */
 	for (size_t i = 0; i < st.doc.n;) {
 		if (st.doc.v[i].kind == TP_STATE_SCALING || st.doc.v[i].kind == TP_STATE_COOLING) {

@@ -677,3 +677,19 @@ void tp_state_close(struct tp_state *st)
 	tp_state_doc_free(&st->doc);
 	st->dirfd = st->lockfd = -1;
 }
+
+void tp_state_report_bad(struct tp_state *st, struct tp_restore_report *rep)
+{
+	char lines[200];
+	size_t n = st->doc.nbad;
+
+	if (!n)
+		return;
+	tp_state_bad_lines(&st->doc, lines, sizeof(lines));
+	rep->skipped = n;
+	snprintf(rep->skipped_text, sizeof(rep->skipped_text),
+		 "%.100s of %.151s %s damaged and %s left out", lines, st->path,
+		 n == 1 ? "was" : "were", n == 1 ? "was" : "were");
+	st->drop_bad = true;
+	st->dirty = true;
+}

@@ -500,17 +500,7 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 
 	if (rc < 0)
 		return rc;
-	if (st.doc.nbad) {
-		char lines[200];
-
-		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
-		rep->skipped = st.doc.nbad;
-		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
-			 "%.100s of %.150s %s damaged and %s left out", lines, s->state_path,
-			 st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
-		st.drop_bad = true;
-		st.dirty = true;
-	}
+	tp_state_report_bad(&st, rep);
 	for (size_t i = 0; i < st.doc.n;) {
 		struct tp_state_entry *e = &st.doc.v[i];
 
