@@ -438,11 +438,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 				}
 			}
 			if (rc < 0) {
-				if (!first) {
-					first = rc;
-					if (err)
-						*err = one;
-				}
+				tp_restore_failed(&first, rc, err, &one);
 				i++;
 				continue;
 			}
@@ -455,11 +451,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 	if (!had_backend && before[0] && strcmp(before, active)) {
 		snprintf(value, sizeof(value), "%s\n", before);
 		rc = write_file(p, "backend", value, &one);
-		if (rc < 0 && !first) {
-			first = rc;
-			if (err)
-				*err = one;
-		}
+		tp_restore_failed(&first, rc, err, &one);
 	}
 	p->journal = journal;
 	rc = tp_state_save(&st, first ? NULL : err);

@@ -693,3 +693,12 @@ void tp_state_report_bad(struct tp_state *st, struct tp_restore_report *rep)
 	st->drop_bad = true;
 	st->dirty = true;
 }
+
+void tp_restore_failed(int *first, int rc, struct tp_error *err, const struct tp_error *one)
+{
+	if (rc >= 0 || *first)
+		return;
+	*first = rc;
+	if (err)
+		*err = *one;
+}

@@ -116,6 +116,11 @@ void tp_state_close(struct tp_state *st);
  * next save leaves them out.  Nothing when there are none.
  */
 void tp_state_report_bad(struct tp_state *st, struct tp_restore_report *rep);
+/*
+ * Restoring goes on past a failure (rc < 0, described in *one): the first failure is
+ * the result, kept in *first and *err (err may be NULL).  Nothing when rc >= 0.
+ */
+void tp_restore_failed(int *first, int rc, struct tp_error *err, const struct tp_error *one);
 
 /*
  * The directory for state files when none is imposed: $THERMPRESS_STATE_DIR,

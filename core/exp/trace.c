@@ -112,6 +112,18 @@ static void json_i64(FILE *fp, const char *key, int64_t v, bool comma)
 		fprintf(fp, "%" PRId64, v);
 }
 
+/* The metadata from the value of "source" on: the same in JSON lines and Perfetto. */
+static void json_meta_fields(FILE *fp, const struct tp_trace_meta *meta)
+{
+	json_str(fp, meta->source);
+	fputs(",\"backend\":", fp);
+	json_str(fp, meta->backend);
+	json_i64(fp, "decay_ms", meta->decay_ms, true);
+	json_i64(fp, "hz", meta->hz, true);
+	json_i64(fp, "state_start_ns", meta->state_start_ns, true);
+	json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+}
+
 static int write_check(struct tp_trace_writer *w, struct tp_error *err)
 {
 	/* checked after every write: errno is that of the write that failed */
@@ -156,25 +168,13 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 		break;
 	case TP_TRACE_JSONL:
 		fprintf(fp, "{\"thermpress_trace\":%d,\"source\":", TP_TRACE_VERSION);
-		json_str(fp, meta->source);
-		fputs(",\"backend\":", fp);
-		json_str(fp, meta->backend);
-		json_i64(fp, "decay_ms", meta->decay_ms, true);
-		json_i64(fp, "hz", meta->hz, true);
-		json_i64(fp, "state_start_ns", meta->state_start_ns, true);
-		json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+		json_meta_fields(fp, meta);
 		fputs("}\n", fp);
 		break;
 	case TP_TRACE_PERFETTO:
 		fputs("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"thermpress_trace\":", fp);
 		fprintf(fp, "%d,\"source\":", TP_TRACE_VERSION);
-		json_str(fp, meta->source);
-		fputs(",\"backend\":", fp);
-		json_str(fp, meta->backend);
-		json_i64(fp, "decay_ms", meta->decay_ms, true);
-		json_i64(fp, "hz", meta->hz, true);
-		json_i64(fp, "state_start_ns", meta->state_start_ns, true);
-		json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+		json_meta_fields(fp, meta);
 		fputs("},\n\"traceEvents\":[\n", fp);
 		fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 		      "\"args\":{\"name\":\"thermpress\"}}", fp);

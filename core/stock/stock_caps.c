@@ -511,11 +511,7 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 		}
 		rc = write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
 		if (rc < 0) {
-			if (!first) {
-				first = rc;
-				if (err)
-					*err = one;
-			}
+			tp_restore_failed(&first, rc, err, &one);
 			i++;
 			continue;
 		}

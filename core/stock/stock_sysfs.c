@@ -424,39 +424,41 @@ static int scan_thermal_class(const struct stock *s, const char *prefix, char *d
 	return rc;
 }
 
-/* The text of the file the format names, "" when it cannot be read; as stock_read_text. */
-static int __attribute__((format(printf, 3, 4)))
-read_text_or_empty(char *buf, size_t len, const char *fmt, ...)
+/* path, formatted (a file of a thermal class device). */
+static const char *__attribute__((format(printf, 3, 4)))
+class_file(char *path, size_t len, const char *fmt, ...)
 {
-	char path[STOCK_PATH_MAX + 64];
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
+	vsnprintf(path, len, fmt, ap);
 	va_end(ap);
-	rc = stock_read_text(path, buf, len);
+	return path;
+}
+
+/* The text of the file, "" when it cannot be read; returns as stock_read_text. */
+static int read_text_or_empty(const char *path, char *buf, size_t len)
+{
+	int rc = stock_read_text(path, buf, len);
+
 	if (rc < 0)
 		buf[0] = '\0';
 	return rc;
 }
 
-/* The integer in the file the format names, TP_NONE when it cannot be read. */
-static int64_t __attribute__((format(printf, 1, 2))) read_i64_or_none(const char *fmt, ...)
+/* The integer in the file, TP_NONE when it cannot be read. */
+static int64_t read_i64_or_none(const char *path)
 {
-	char path[STOCK_PATH_MAX + 64];
-	va_list ap;
 	int64_t v;
 
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
 	return stock_read_i64(path, &v) < 0 ? TP_NONE : v;
 }
 
+#define TRIP_FILE "%s/thermal_zone%d/trip_point_%d_%s"
+
 int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t *n)
 {
-	char dir[STOCK_PATH_MAX];
+	char dir[STOCK_PATH_MAX], path[STOCK_PATH_MAX + 64];
 	struct tp_stock_zone *z;
 	size_t count;
 	int *ids, rc;
@@ -471,18 +473,20 @@ int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t
 	z = items;
 	for (size_t i = 0; i < count; i++) {
 		z[i].id = ids[i];
-		read_text_or_empty(z[i].type, sizeof(z[i].type), "%s/thermal_zone%d/type", dir, ids[i]);
-		z[i].temp_mc = read_i64_or_none("%s/thermal_zone%d/temp", dir, ids[i]);
+		read_text_or_empty(class_file(path, sizeof(path), "%s/thermal_zone%d/type", dir, ids[i]),
+				   z[i].type, sizeof(z[i].type));
+		z[i].temp_mc = read_i64_or_none(class_file(path, sizeof(path), "%s/thermal_zone%d/temp",
+							   dir, ids[i]));
 		for (int t = 0; t < TP_STOCK_MAX_TRIPS; t++) {
 			struct tp_stock_trip *trip = &z[i].trips[t];
 
-			if (read_text_or_empty(trip->type, sizeof(trip->type),
-					       "%s/thermal_zone%d/trip_point_%d_type", dir, ids[i], t) < 0)
+			if (read_text_or_empty(class_file(path, sizeof(path), TRIP_FILE, dir, ids[i], t,
+							  "type"), trip->type, sizeof(trip->type)) < 0)
 				break;
-			trip->temp_mc = read_i64_or_none("%s/thermal_zone%d/trip_point_%d_temp", dir,
-							 ids[i], t);
-			trip->hyst_mc = read_i64_or_none("%s/thermal_zone%d/trip_point_%d_hyst", dir,
-							 ids[i], t);
+			trip->temp_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir,
+								    ids[i], t, "temp"));
+			trip->hyst_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir,
+								    ids[i], t, "hyst"));
 			z[i].nr_trips = (size_t)t + 1;
 		}
 	}
@@ -527,7 +531,7 @@ static int cooling_policy(const struct stock *s, const char *type)
 
 int stock_scan_cooling(struct stock *s)
 {
-	char dir[STOCK_PATH_MAX];
+	char dir[STOCK_PATH_MAX], path[STOCK_PATH_MAX + 64];
 	size_t count;
 	int *ids, rc;
 	void *items;
@@ -544,8 +548,10 @@ int stock_scan_cooling(struct stock *s)
 		struct stock_cooling *c = &s->cooling[i];
 
 		c->id = ids[i];
-		read_text_or_empty(c->type, sizeof(c->type), "%s/cooling_device%d/type", dir, ids[i]);
-		c->max_state = read_i64_or_none("%s/cooling_device%d/max_state", dir, ids[i]);
+		read_text_or_empty(class_file(path, sizeof(path), "%s/cooling_device%d/type", dir,
+					      ids[i]), c->type, sizeof(c->type));
+		c->max_state = read_i64_or_none(class_file(path, sizeof(path),
+							   "%s/cooling_device%d/max_state", dir, ids[i]));
 		c->policy = cooling_policy(s, c->type);
 		/* the first cpufreq cooling device of a policy is the one that caps it */
 		if (c->policy >= 0 && s->policies[c->policy].cooling < 0)
