@@ -52,9 +52,7 @@ while [ $# -gt 0 ]; do
 	*) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
-mkdir -p "$bdir"
-bdir=$(cd "$bdir" && pwd)
+resolve_dirs
 
 src="$bdir/linux-source-6.1"
 obj="$bdir/obj"

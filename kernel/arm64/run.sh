@@ -48,9 +48,7 @@ while [ $# -gt 0 ]; do
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
-mkdir -p "$bdir"
-bdir=$(cd "$bdir" && pwd)
+resolve_dirs
 t_all=$(now)
 
 for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-gcc aarch64-linux-gnu-readelf depmod \

@@ -6,6 +6,13 @@ die() { echo "$me: error: $*" >&2; exit 2; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# resolve_dirs: after the options, tpbuild relative to the top and bdir made and absolute
+resolve_dirs() {
+	case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
+	mkdir -p "$bdir"
+	bdir=$(cd "$bdir" && pwd)
+}
+
 # initramfs_skeleton ROOT BUSYBOX: an empty root with a static busybox in it
 initramfs_skeleton() {
 	rm -rf "$1"
