@@ -86,6 +86,29 @@ static inline void cpus_of(struct tp_cpuset *set, int from, int to)
 }
 
 /*
+ * In a child process: open the stock source on root, cap CPUs 0..last to khz through
+ * scaling_max_freq, then CPUs 4-5 through their cooling device; _exit(2), (3) or (4)
+ * when a step fails.  The source, left open.
+ */
+static inline struct tp_source *child_cap_both_ways(const char *root, int last, uint64_t khz)
+{
+	struct tp_source *src;
+	struct tp_cpuset set;
+	struct tp_cap_value v = { TP_CAP_KHZ, khz };
+
+	if (open_stock(root, TP_SOURCE_STOCK, &src, NULL) != 0)
+		_exit(2);
+	cpus_of(&set, 0, last);
+	if (tp_cap_set(src, &set, &v, NULL) != 0)
+		_exit(3);
+	tp_stock_set_cap_method(src, TP_STOCK_CAP_COOLING_DEVICE, NULL);
+	cpus_of(&set, 4, 5);
+	if (tp_cap_set(src, &set, &v, NULL) != 0)
+		_exit(4);
+	return src;
+}
+
+/*
  * Run as user pw (root only) with its own private state directory tree/userstate (a
  * shared one would be refused before the write): open the stock source on root, take
  * a snapshot (reading works as a user), and cap CPUs 0-3 to khz, which must fail with

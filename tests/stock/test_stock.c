@@ -308,19 +308,7 @@ static void test_killed_capper_restored(void **state)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct tp_source *src;
-		struct tp_cpuset set;
-		struct tp_cap_value v = { TP_CAP_KHZ, 600000 };
-
-		if (open_stock(f->root, TP_SOURCE_STOCK, &src, NULL) != 0)
-			_exit(2);
-		cpus_of(&set, 0, 5);
-		if (tp_cap_set(src, &set, &v, NULL) != 0)
-			_exit(3);
-		tp_stock_set_cap_method(src, TP_STOCK_CAP_COOLING_DEVICE, NULL);
-		cpus_of(&set, 4, 5);
-		if (tp_cap_set(src, &set, &v, NULL) != 0)
-			_exit(4);
+		child_cap_both_ways(f->root, 5, 600000);
 		raise(SIGKILL);
 		_exit(5);
 	}

@@ -172,21 +172,11 @@ static void on_signal(int sig)
 static void capping_child(int ready_fd, bool restore_on_signal)
 {
 	struct tp_source *src;
-	struct tp_cpuset set;
-	struct tp_cap_value v = { TP_CAP_KHZ, 1008000 };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (open_stock("/", TP_SOURCE_STOCK, &src, NULL) != 0)
-		_exit(2);
-	cpus_of(&set, 0, 3);
-	if (tp_cap_set(src, &set, &v, NULL) != 0)
-		_exit(3);
-	tp_stock_set_cap_method(src, TP_STOCK_CAP_COOLING_DEVICE, NULL);
-	cpus_of(&set, 4, 5);
-	if (tp_cap_set(src, &set, &v, NULL) != 0)
-		_exit(4);
+	src = child_cap_both_ways("/", 3, 1008000);
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(5);
 	while (!stop)
