@@ -5,6 +5,7 @@
 # tree get strings with invalid bytes (0xff, a lone continuation byte, an overlong form,
 # a truncated sequence, a surrogate) and terminal controls (ESC [2J, OSC, BEL, CR, C1 CSI).
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../support/patched_tree.sh"
 
 FIX=$(cd "$E2E_DIR/../fixtures/stock" && pwd)
 unset THERMPRESS_STATE_DIR
@@ -27,21 +28,9 @@ printf '%s' "$BADPLUG" >"$tmp/badplug.name"
 # those is refused, checked at the end).
 PT=$tmp/patched
 PD=$PT/sys/kernel/debug/sched/thermal_pressure
-mkdir -p "$PD"
-echo 1 >"$PD/version"
-echo 'instant [pelt] decay' >"$PD/backend"
-echo 32 >"$PD/decay_ms"
-echo 250 >"$PD/hz"
-: >"$PD/inject"
 DOMAIN=$'lit\xfftle\xc2\x9b[2J\x9b\xc2\x80\xf0\x9f\x98\x80'
 printf '%s' "$DOMAIN" >"$tmp/domain.raw"
-{
-	printf 'version 1\ntime_ns 10004000000\nbackend pelt\ndecay_ms 32\nhz 250\nnr_cpus 4\n'
-	printf 'domain 0 %s\ndomain 1 big\n' "$DOMAIN"
-	printf 'cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n'
-	printf '0 1 0 462 1844000 1844000 0 0 462\n1 1 0 462 1844000 1844000 0 0 462\n'
-	printf '2 1 1 1024 2362000 1181000 512 247 777\n3 1 1 1024 2362000 1181000 512 247 777\n'
-} >"$PD/stats"
+patched_tree "$PT" "$DOMAIN"
 
 # check_text FILE DESCRIPTION [RAWFILE...]: FILE is valid UTF-8 with no control character
 # but newline, and shows each RAWFILE's bytes (trailing newline dropped) as the terminal
