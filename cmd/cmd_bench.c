@@ -28,7 +28,7 @@ struct player {
 	struct tp_source *src;
 	const struct tp_profile *prof;
 	bool virtual_clock;
-	volatile int stop;
+	volatile sig_atomic_t stop;
 	int rc;
 	struct tp_error err;
 	pthread_t thread;

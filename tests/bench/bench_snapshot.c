@@ -204,7 +204,7 @@ static void open_patched(struct job *j)
 struct server {
 	struct tp_source *sim;
 	char mount[64];
-	volatile int stop;
+	volatile sig_atomic_t stop;
 	int rc;
 	struct tp_error err;
 };
