@@ -172,9 +172,9 @@ if [ -f "$tpbuild/core/libthermpress.so" ] && [ -f "$top/core/include/thermpress
 	with_lib=1
 	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" -I"$top/tests/support" \
 		-o "$replay" "$replay_src" -L"$tpbuild/core" -lthermpress \
-		-Wl,-rpath,"$tpbuild/core" || die "cannot build $replay_src"
+		-Wl,-rpath,"$tpbuild/core" -lm || die "cannot build $replay_src"
 else
-	gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$replay_src" ||
+	gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$replay_src" -lm ||
 		die "cannot build $replay_src"
 	log "no libthermpress/plugins in $tpbuild: the logs are replayed against the reference only"
 fi

@@ -9,23 +9,35 @@
  *
  * Header only (static inline): the replay checker is compiled on the VM host by
  * kernel/run.sh with one gcc call, and the benchmark wants the arithmetic inlined.
+ * Link with -lm (the decay factors are computed, not copied).
  */
 #ifndef THERMPRESS_TESTS_REFERENCE_AVG_H
 #define THERMPRESS_TESTS_REFERENCE_AVG_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #define REF_LOAD_AVG_PERIOD 32
 #define REF_LOAD_AVG_MAX 47742
 
-/* y^n * 2^32 for y^32 = 1/2, n = 0..31 (the kernel's runnable_avg_yN_inv). */
-static const uint32_t ref_yN_inv[REF_LOAD_AVG_PERIOD] = {
-	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6, 0xe0ccdeeb, 0xdbfbb796,
-	0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85, 0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46,
-	0xb504f333, 0xb123f581, 0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
-	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
-};
+/*
+ * y^n * (2^32 - 1) for y^32 = 1/2, n = 0..31: the kernel's runnable_avg_yN_inv, computed
+ * from its definition the way the kernel's generator (sched-pelt.c) computes it, so that
+ * the reference shares no table with the plugin.
+ */
+static inline uint32_t ref_yN_inv(uint64_t n)
+{
+	static uint32_t table[REF_LOAD_AVG_PERIOD];
+
+	if (!table[0]) {
+		double y = pow(0.5, 1.0 / REF_LOAD_AVG_PERIOD);
+
+		for (int i = REF_LOAD_AVG_PERIOD - 1; i >= 0; i--)	/* table[0] last: the flag */
+			table[i] = (uint32_t)(4294967295.0 * pow(y, i));
+	}
+	return table[n];
+}
 
 /* ---- PELT ------------------------------------------------------------------ */
 
@@ -53,7 +65,7 @@ static inline uint64_t ref_decay_load(uint64_t v, uint64_t n)
 		v >>= 1;
 		n -= REF_LOAD_AVG_PERIOD;
 	}
-	return ref_mul_shr32(v, ref_yN_inv[n]);
+	return ref_mul_shr32(v, ref_yN_inv(n));
 }
 
 /* Start at now (ns) with a half-life of decay_ms; -1 when that is not 32 << 0..10. */
