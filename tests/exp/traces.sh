@@ -72,24 +72,24 @@ assert_eq "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 2
 awk 'BEGIN { print "time_ns,cpu,pressure"
 	for (i = 0; i < 125000; i++) for (c = 0; c < 8; c++)
 		printf "%.0f,%d,%d\n", 10000000000 + i * 10000000, c, (int(i / 100) * 37 + c * 101) % 1025 }' >big.csv
+# small_rss DESCRIPTION ARGS...: thermpress ARGS exits 0 with a peak RSS of at most 64 MB
+small_rss() {
+	local desc=$1 kb
+	shift
+	set +e
+	/usr/bin/time -f %M -o rss.txt "$TP" "$@" >/dev/null 2>&1
+	rc=$?
+	set -e
+	assert_eq "$rc" 0 "$desc: exit 0"
+	kb=$(tail -1 rss.txt)
+	if [ "$kb" -le 65536 ]; then pass "$desc: peak RSS $kb kB <= 64 MB"
+	else fail "$desc: peak RSS $kb kB > 64 MB"; fi
+}
 if [ -x /usr/bin/time ]; then
-	set +e
-	/usr/bin/time -f %M -o rss.txt "$TP" replay big.csv --backends instant,pelt:32,decay:250 >big.out 2>/dev/null
-	rc=$?
-	set -e
-	assert_eq "$rc" 0 "replay a 1 M row trace: exit 0"
-	kb=$(tail -1 rss.txt)
-	if [ "$kb" -le 65536 ]; then pass "replay a 1 M row trace: peak RSS $kb kB <= 64 MB"
-	else fail "replay a 1 M row trace: peak RSS $kb kB > 64 MB"; fi
+	small_rss "replay a 1 M row trace" replay big.csv --backends instant,pelt:32,decay:250
 	head -240001 big.csv >mid.csv
-	set +e
-	/usr/bin/time -f %M -o rss.txt "$TP" replay mid.csv --backends instant,pelt:32,decay:250 -o mid-out.csv >/dev/null 2>&1
-	rc=$?
-	set -e
-	assert_eq "$rc" 0 "replay -o of 240 000 rows: exit 0"
-	kb=$(tail -1 rss.txt)
-	if [ "$kb" -le 65536 ]; then pass "replay -o of 240 000 rows: peak RSS $kb kB <= 64 MB"
-	else fail "replay -o of 240 000 rows: peak RSS $kb kB > 64 MB"; fi
+	small_rss "replay -o of 240 000 rows" replay mid.csv --backends instant,pelt:32,decay:250 \
+		-o mid-out.csv
 	# the rows in order: backend by backend, CPU by CPU, in time
 	assert_eq "$(awk -F, 'NR > 1 { k = $3 ":" $4 " " $2; if (k != last) { print k; last = k } }' mid-out.csv | tr '\n' ' ')" \
 		"instant:0 0 instant:0 1 instant:0 2 instant:0 3 instant:0 4 instant:0 5 instant:0 6 instant:0 7 pelt:32 0 pelt:32 1 pelt:32 2 pelt:32 3 pelt:32 4 pelt:32 5 pelt:32 6 pelt:32 7 decay:250 0 decay:250 1 decay:250 2 decay:250 3 decay:250 4 decay:250 5 decay:250 6 decay:250 7 " \
