@@ -15,6 +15,7 @@
 #include <thermpress/experiment.h>
 
 #include "exp_util.h"
+#include "clock.h"
 
 extern char **environ;
 
@@ -65,7 +66,7 @@ struct player {
 	struct tp_source *src;
 	const struct tp_profile *prof;
 	bool virtual_clock;
-	volatile int stop;
+	volatile sig_atomic_t stop;
 	int rc;
 	struct tp_error err;
 	pthread_t thread;
@@ -102,14 +103,6 @@ static double root(double x)
 	for (int i = 0; i < 200; i++)
 		r = (r + x / r) / 2;
 	return r;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Run the workload once, its standard output to /dev/null; seconds, or < 0 (status). */

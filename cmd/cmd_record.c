@@ -13,6 +13,7 @@
 #include <thermpress/outfile.h>
 
 #include "exp_util.h"
+#include "clock.h"
 
 extern char **environ;
 
@@ -55,14 +56,6 @@ struct recording {
 	int wstatus;
 	struct tp_error err;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t t)
 {

@@ -12,6 +12,7 @@
 #include <thermpress/outfile.h>
 
 #include "exp_util.h"
+#include "grow.h"
 
 #define DEFAULT_BACKENDS "instant,pelt:32,pelt:128,decay:125,decay:250,decay:500"
 #define PROFILE_START_NS 10000000000ull	/* the simulator's t0 */
@@ -56,7 +57,7 @@ struct collect {
 static int series_add(struct series *s, uint64_t t, int64_t v)
 {
 	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 1024;
+		size_t na = array_capacity(s->alloc, s->n + 1, 1024);
 		uint64_t *nt = realloc(s->t, na * sizeof(*nt));
 		int64_t *nv;
 

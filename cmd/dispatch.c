@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "grow.h"
 
 void cands_add(struct cmd_cands *c, const char *word)
 {
@@ -12,7 +13,7 @@ void cands_add(struct cmd_cands *c, const char *word)
 		if (!strcmp(c->v[i], word))
 			return;
 	if (c->n == c->alloc) {
-		size_t alloc = c->alloc ? 2 * c->alloc : 16;
+		size_t alloc = array_capacity(c->alloc, c->n + 1, 16);
 		char **v = realloc(c->v, alloc * sizeof(*v));
 		if (!v)
 			abort();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "exp_util.h"
+#include "grow.h"
 
 int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len)
 {
@@ -17,7 +18,7 @@ int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *le
 		return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path, strerror(errno));
 	for (;;) {
 		if (n + 4096 + 1 > cap) {
-			size_t nc = cap ? cap * 2 : 65536;
+			size_t nc = array_capacity(cap, n + 4096 + 1, 65536);
 			char *p = realloc(buf, nc);
 
 			if (!p) {

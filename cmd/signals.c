@@ -17,7 +17,7 @@
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 #define NR_STOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
-volatile int exp_stop;
+volatile sig_atomic_t exp_stop;
 static struct sigaction old_actions[NR_STOP];
 static bool installed;
 

@@ -21,7 +21,7 @@
 #include <signal.h>
 
 /* 0, or the first signal that asked to stop (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE). */
-extern volatile int exp_stop;
+extern volatile sig_atomic_t exp_stop;
 
 /* Catch the stop signals, clear exp_stop, watch standard output.  Not nested. */
 void exp_signals_install(void);

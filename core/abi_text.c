@@ -11,6 +11,8 @@
 
 #include "abi_text.h"
 #include "source.h"
+#include "intparse.h"
+#include "grow.h"
 
 /* ---- formatting ---------------------------------------------------------- */
 
@@ -22,20 +24,15 @@ struct outbuf {
 
 static void out_reserve(struct outbuf *o, size_t more)
 {
-	if (o->failed || o->len + more + 1 <= o->cap)
+	if (o->failed)
 		return;
-	size_t cap = o->cap ? o->cap : 4096;
-
-	while (cap < o->len + more + 1)
-		cap *= 2;
-	char *b = realloc(o->buf, cap);
+	char *b = array_grow(o->buf, &o->cap, o->len + more + 1, 1, 4096);
 
 	if (!b) {
 		o->failed = 1;
 		return;
 	}
 	o->buf = b;
-	o->cap = cap;
 }
 
 static void out_str(struct outbuf *o, const char *s)
@@ -139,19 +136,8 @@ size_t tp_abi_format_backends(char names[][TP_NAME_MAX], size_t count, int activ
 
 int tp_abi_parse_u64(const char *text, uint64_t *value)
 {
-	uint64_t v = 0;
-
-	if (!*text)
-		return -EINVAL;
-	for (const char *p = text; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	*value = v;
-	return 0;
+	/* the files refuse what kstrtoull refuses, overflow included, with -EINVAL */
+	return parse_u64(text, value) < 0 ? -EINVAL : 0;
 }
 
 int tp_abi_write_value(const char *buf, size_t len, char *out, size_t out_len)
@@ -172,24 +158,13 @@ static int parse_kernel_cpulist(const char *text, int nr_cpus, struct tp_cpuset 
 
 	tp_cpuset_zero(cpus);
 	for (;;) {
-		char *end;
-		unsigned long first, last;
+		uint64_t first, last;
 
-		if (*p < '0' || *p > '9')
+		if (parse_cpu_range(p, &p, &first, &last) < 0)
 			return -EINVAL;
-		first = strtoul(p, &end, 10);
-		last = first;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			last = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (first > last || last >= (unsigned long)nr_cpus)
+		if (first > last || last >= (uint64_t)nr_cpus)
 			return -EINVAL;
-		for (unsigned long c = first; c <= last; c++)
+		for (uint64_t c = first; c <= last; c++)
 			tp_cpuset_add(cpus, (int)c);
 		if (*p == '\0')
 			return 0;

@@ -13,6 +13,8 @@
 
 #include <thermpress/thermpress.h>
 
+#include "intparse.h"
+
 /* ---- numbers -------------------------------------------------------------- */
 
 /*
@@ -52,24 +54,6 @@ static size_t parse_decimal_nano(const char *text, unsigned __int128 *nano)
 	}
 	*nano = whole * 1000000000u + frac;
 	return i;
-}
-
-/* A plain decimal integer for the whole string, no sign, no spaces. */
-static int parse_uint(const char *text, uint64_t *value)
-{
-	uint64_t v = 0;
-
-	if (!*text)
-		return -EINVAL;
-	for (const char *p = text; *p; p++) {
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		if (v > (UINT64_MAX - (*p - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (*p - '0');
-	}
-	*value = v;
-	return 0;
 }
 
 struct unit {
@@ -173,7 +157,7 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 	uint64_t v;
 
 	if (strncasecmp(text, "cap=", 4) == 0) {
-		if (parse_uint(text + 4, &v) < 0 || v == 0 || v > 1024)
+		if (parse_u64(text + 4, &v) < 0 || v == 0 || v > 1024)
 			return tp_error_set(err, -EINVAL,
 				"invalid capacity '%s' (cap=N with N in 1..1024)", text);
 		out->kind = TP_CAP_CAPACITY;
@@ -310,9 +294,8 @@ static int add_range(const struct tp_snapshot *topo, uint64_t first, uint64_t la
 static int parse_cpulist_token(const char *tok, const struct tp_snapshot *topo,
 			       struct tp_cpuset *out, struct tp_error *err)
 {
-	const char *dash = strchr(tok, '-');
+	const char *end;
 	uint64_t first, last;
-	char left[32];
 
 	if (strcmp(tok, "all") == 0) {
 		for (size_t i = 0; i < topo->nr_cpus; i++)
@@ -327,16 +310,7 @@ static int parse_cpulist_token(const char *tok, const struct tp_snapshot *topo,
 				tp_cpuset_add(out, topo->cpus[i].cpu);
 		return 0;
 	}
-	if (!dash) {
-		if (parse_uint(tok, &first) < 0)
-			return cpulist_error(topo, err, 2, tok);
-		return add_range(topo, first, first, out, err);
-	}
-	if ((size_t)(dash - tok) >= sizeof(left))
-		return cpulist_error(topo, err, 2, tok);
-	memcpy(left, tok, dash - tok);
-	left[dash - tok] = '\0';
-	if (parse_uint(left, &first) < 0 || parse_uint(dash + 1, &last) < 0)
+	if (parse_cpu_range(tok, &end, &first, &last) < 0 || *end)
 		return cpulist_error(topo, err, 2, tok);
 	if (first > last)
 		return tp_error_set(err, -EINVAL, "invalid cpu range '%s' (the first cpu is above the last)",

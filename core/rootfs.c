@@ -183,3 +183,25 @@ int tp_root_open(const char *root, const char *rel, int flags, mode_t mode)
 	close(rootfd);
 	return fd;
 }
+
+int tp_write_value_fd(int fd, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int e;
+
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	e = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	if (close(fd) < 0 && !e)
+		e = -errno;
+	return e;
+}
+
+int tp_root_write_value(const char *root, const char *rel, int flags, const char *value)
+{
+	int fd = tp_root_open(root, rel, flags, 0);
+
+	return fd < 0 ? fd : tp_write_value_fd(fd, value);
+}

@@ -35,4 +35,14 @@ int tp_open_beneath_walk(int rootfd, const char *rel, int flags, mode_t mode);
  */
 int tp_root_open(const char *root, const char *rel, int flags, mode_t mode);
 
+/*
+ * Write value to fd in one write() (a sysfs or simulator file takes one value per
+ * write), then close fd.  0, or -errno of the write or the close, or -EIO when the
+ * write took only part of it.
+ */
+int tp_write_value_fd(int fd, const char *value);
+
+/* tp_root_open(root, rel, flags) and tp_write_value_fd(): 0 or -errno. */
+int tp_root_write_value(const char *root, const char *rel, int flags, const char *value);
+
 #endif

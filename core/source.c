@@ -168,7 +168,7 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 	return src->ops->advance(src, ns, err);
 }
 
-int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
+int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,
 		 struct tp_error *err)
 {
 	if (!src->ops->serve)

@@ -27,7 +27,7 @@ struct tp_source_ops {
 			size_t *count, int *active, int64_t *decay_ms, struct tp_error *err);
 	/* Optional (NULL: -ENOTSUP). */
 	int (*advance)(struct tp_source *src, uint64_t ns, struct tp_error *err);
-	int (*serve)(struct tp_source *src, const char *mountpoint, volatile int *stop,
+	int (*serve)(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,
 		     struct tp_error *err);
 	/*
 	 * Optional: the limits of cpus in force now (opaque, freed with free()), and

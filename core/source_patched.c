@@ -14,6 +14,7 @@
 #include "rootfs.h"
 #include "source.h"
 #include "state.h"
+#include "grow.h"
 
 struct patched {
 	char dir[4096];		/* root + TP_ABI_DIR */
@@ -55,17 +56,13 @@ static int read_file(struct patched *p, const char *name, size_t *len, struct tp
 	for (;;) {
 		ssize_t n;
 
-		if (p->cap - used < 4096 + 1) {
-			size_t cap = p->cap ? p->cap * 2 : 65536;
-			char *b = realloc(p->buf, cap);
+		char *b = array_grow(p->buf, &p->cap, used + 4096 + 1, 1, 65536);
 
-			if (!b) {
-				close(fd);
-				return tp_error_set(err, -ENOMEM, "out of memory reading %s", path);
-			}
-			p->buf = b;
-			p->cap = cap;
+		if (!b) {
+			close(fd);
+			return tp_error_set(err, -ENOMEM, "out of memory reading %s", path);
 		}
+		p->buf = b;
 		n = read(fd, p->buf + used, p->cap - used - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -89,9 +86,7 @@ static int read_file(struct patched *p, const char *name, size_t *len, struct tp
 static int write_file(struct patched *p, const char *name, const char *value, struct tp_error *err)
 {
 	char path[4200];
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd, e;
+	int fd, rc;
 
 	if (file_path(p, name, path, sizeof(path)) < 0)
 		return tp_error_set(err, -ENAMETOOLONG, "path too long: %s/%s", p->dir, name);
@@ -103,22 +98,12 @@ static int write_file(struct patched *p, const char *name, const char *value, st
 	if (fd < 0)
 		return tp_error_set(err, fd, "cannot open %s for writing: %s%s", path,
 				    strerror(-fd), errno_hint(-fd));
-	do
-		n = write(fd, value, len);
-	while (n < 0 && errno == EINTR);
-	e = errno;
-	if (close(fd) < 0 && n >= 0) {
-		e = errno;
-		n = -1;
-	}
-	if (n < 0) {
-		if (e == EINVAL)
-			return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
-		return tp_error_set(err, -e, "cannot write '%s' to %s: %s%s", value, path,
-				    strerror(e), errno_hint(e));
-	}
-	if ((size_t)n != len)
-		return tp_error_set(err, -EIO, "short write of '%s' to %s", value, path);
+	rc = tp_write_value_fd(fd, value);
+	if (rc == -EINVAL)
+		return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
+	if (rc < 0)
+		return tp_error_set(err, rc, "cannot write '%s' to %s: %s%s", value, path,
+				    strerror(-rc), errno_hint(-rc));
 	return 0;
 }
 
@@ -407,17 +392,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 
 	if (rc < 0)
 		return rc;
-	if (st.doc.nbad) {
-		char lines[200];
-
-		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
-		rep->skipped = st.doc.nbad;
-		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
-			 "%.100s of %.120s/%.30s %s damaged and %s left out", lines, p->state_dir,
-			 p->state_name, st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
-		st.drop_bad = true;
-		st.dirty = true;
-	}
+	tp_state_report_bad(&st, rep);
 	/* a stock kernel's limits have no place here: nothing to write them to */
 	for (size_t i = 0; i < st.doc.n;) {
 		if (st.doc.v[i].kind == TP_STATE_SCALING || st.doc.v[i].kind == TP_STATE_COOLING) {
@@ -463,11 +438,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 				}
 			}
 			if (rc < 0) {
-				if (!first) {
-					first = rc;
-					if (err)
-						*err = one;
-				}
+				tp_restore_failed(&first, rc, err, &one);
 				i++;
 				continue;
 			}
@@ -480,11 +451,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 	if (!had_backend && before[0] && strcmp(before, active)) {
 		snprintf(value, sizeof(value), "%s\n", before);
 		rc = write_file(p, "backend", value, &one);
-		if (rc < 0 && !first) {
-			first = rc;
-			if (err)
-				*err = one;
-		}
+		tp_restore_failed(&first, rc, err, &one);
 	}
 	p->journal = journal;
 	rc = tp_state_save(&st, first ? NULL : err);

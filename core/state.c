@@ -12,6 +12,8 @@
 
 #include "rootfs.h"
 #include "state.h"
+#include "intparse.h"
+#include "grow.h"
 
 #define ENV_STATE_DIR "THERMPRESS_STATE_DIR"
 
@@ -82,15 +84,11 @@ struct tp_state_entry *tp_state_find(struct tp_state_doc *doc, enum tp_state_kin
 
 int tp_state_add(struct tp_state_doc *doc, const struct tp_state_entry *e)
 {
-	if (doc->n == doc->alloc) {
-		size_t alloc = doc->alloc ? doc->alloc * 2 : 16;
-		struct tp_state_entry *v = realloc(doc->v, alloc * sizeof(*v));
+	struct tp_state_entry *v = array_grow(doc->v, &doc->alloc, doc->n + 1, sizeof(*v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		doc->v = v;
-		doc->alloc = alloc;
-	}
+	if (!v)
+		return -ENOMEM;
+	doc->v = v;
 	doc->v[doc->n++] = *e;
 	return 0;
 }
@@ -148,17 +146,11 @@ void tp_state_bad_lines(const struct tp_state_doc *doc, char *buf, size_t len)
 /* A whole decimal token: digits only (no sign, no spaces), at most 18 of them. */
 static bool parse_num(const char *tok, int64_t *out)
 {
-	int64_t v = 0;
-	size_t n = strlen(tok);
+	uint64_t v;
 
-	if (n == 0 || n > 18)
+	if (strlen(tok) > 18 || parse_u64(tok, &v) < 0)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (tok[i] < '0' || tok[i] > '9')
-			return false;
-		v = v * 10 + (tok[i] - '0');
-	}
-	*out = v;
+	*out = (int64_t)v;
 	return true;
 }
 
@@ -684,4 +676,29 @@ void tp_state_close(struct tp_state *st)
 		close(st->dirfd);
 	tp_state_doc_free(&st->doc);
 	st->dirfd = st->lockfd = -1;
+}
+
+void tp_state_report_bad(struct tp_state *st, struct tp_restore_report *rep)
+{
+	char lines[200];
+	size_t n = st->doc.nbad;
+
+	if (!n)
+		return;
+	tp_state_bad_lines(&st->doc, lines, sizeof(lines));
+	rep->skipped = n;
+	snprintf(rep->skipped_text, sizeof(rep->skipped_text),
+		 "%.100s of %.151s %s damaged and %s left out", lines, st->path,
+		 n == 1 ? "was" : "were", n == 1 ? "was" : "were");
+	st->drop_bad = true;
+	st->dirty = true;
+}
+
+void tp_restore_failed(int *first, int rc, struct tp_error *err, const struct tp_error *one)
+{
+	if (rc >= 0 || *first)
+		return;
+	*first = rc;
+	if (err)
+		*err = *one;
 }

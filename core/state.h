@@ -111,6 +111,16 @@ int tp_state_open(struct tp_state *st, const char *root, const char *dir, const 
 int tp_state_save(struct tp_state *st, struct tp_error *err);
 /* Drop the lock; unsaved changes are lost. */
 void tp_state_close(struct tp_state *st);
+/*
+ * Restoring: the damaged lines of st counted and named (with st's file) in rep; the
+ * next save leaves them out.  Nothing when there are none.
+ */
+void tp_state_report_bad(struct tp_state *st, struct tp_restore_report *rep);
+/*
+ * Restoring goes on past a failure (rc < 0, described in *one): the first failure is
+ * the result, kept in *first and *err (err may be NULL).  Nothing when rc >= 0.
+ */
+void tp_restore_failed(int *first, int rc, struct tp_error *err, const struct tp_error *one);
 
 /*
  * The directory for state files when none is imposed: $THERMPRESS_STATE_DIR,

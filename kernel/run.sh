@@ -52,9 +52,7 @@ while [ $# -gt 0 ]; do
 	*) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
-mkdir -p "$bdir"
-bdir=$(cd "$bdir" && pwd)
+resolve_dirs
 
 src="$bdir/linux-source-6.1"
 obj="$bdir/obj"
@@ -172,11 +170,11 @@ with_lib=0
 if [ -f "$tpbuild/core/libthermpress.so" ] && [ -f "$top/core/include/thermpress/thermpress.h" ] &&
    ls "$tpbuild"/plugins/*.so >/dev/null 2>&1; then
 	with_lib=1
-	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" \
+	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" -I"$top/tests/support" \
 		-o "$replay" "$replay_src" -L"$tpbuild/core" -lthermpress \
-		-Wl,-rpath,"$tpbuild/core" || die "cannot build $replay_src"
+		-Wl,-rpath,"$tpbuild/core" -lm || die "cannot build $replay_src"
 else
-	gcc -O2 -Wall -Wextra -std=gnu11 -o "$replay" "$replay_src" ||
+	gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$replay_src" -lm ||
 		die "cannot build $replay_src"
 	log "no libthermpress/plugins in $tpbuild: the logs are replayed against the reference only"
 fi
@@ -192,18 +190,7 @@ log "booting qemu (-smp 4, TCG, timeout ${timeout_s}s); console in $console"
 run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable"
-qrc=$vm_rc
-echo "== kernel/run.sh results =="
-grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
-if [ $qrc = 124 ] || [ $qrc = 137 ]; then
-	echo "run.sh: qemu timed out after ${timeout_s}s (console in $console)"
-	exit 3
-fi
-if [ -z "$done_line" ]; then
-	echo "run.sh: the VM never reported (qemu exit $qrc); last console lines:"
-	tail -30 "$console.txt"
-	exit 3
-fi
+vm_report "kernel/run.sh results"
 
 # ---- 8. bit-exactness replay -------------------------------------------------
 logs="$bdir/logs"
@@ -226,8 +213,6 @@ for l in "$logs"/*.log; do
 done
 [ $nlogs -ge 6 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
 
-vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
-vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
 echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s =="
 echo "== VM checks: ${vm_pass:-0} passed, ${vm_fail:-?} failed; replayed logs: $nlogs, $replay_fail failed$([ $with_lib = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
 total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail ))

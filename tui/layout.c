@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "tui.h"
+#include "grow.h"
 
 #define COMPACT_BAR 6
 
 static int push(struct layout *l, enum sel_kind kind, int index)
 {
 	if (l->nitems == l->alloc) {
-		size_t n = l->alloc ? l->alloc * 2 : 64;
+		size_t n = array_capacity(l->alloc, l->nitems + 1, 64);
 		struct item *it = realloc(l->items, n * sizeof(*it));
 		int *line, *col;
 

@@ -16,14 +16,7 @@
 #include <thermpress/text.h>
 
 #include "tui.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "clock.h"
 
 static int run_once(struct tp_source *src, const struct tp_top_options *opts,
 		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui)

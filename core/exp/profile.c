@@ -8,18 +8,8 @@
 #include <thermpress/experiment.h>
 
 #include "exp/exp.h"
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
+#include "grow.h"
+#include "trim.h"
 
 /* "0" (any unit) is allowed here, unlike tp_parse_duration_ns. */
 static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
@@ -110,17 +100,14 @@ int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
 		p = trim(line);
 		if (!*p)
 			continue;
-		if (out->nr_steps == alloc) {
-			size_t na = alloc ? alloc * 2 : 16;
-			struct tp_profile_step *s = realloc(out->steps, na * sizeof(*s));
+		struct tp_profile_step *s = array_grow(out->steps, &alloc, out->nr_steps + 1,
+							 sizeof(*s), 16);
 
-			if (!s) {
-				rc = tp_error_set(err, -ENOMEM, "%s: out of memory", name);
-				goto done;
-			}
-			out->steps = s;
-			alloc = na;
+		if (!s) {
+			rc = tp_error_set(err, -ENOMEM, "%s: out of memory", name);
+			goto done;
 		}
+		out->steps = s;
 		struct tp_profile_step *st = &out->steps[out->nr_steps];
 		memset(st, 0, sizeof(*st));
 		st->line = lineno;

@@ -11,6 +11,8 @@
 
 #include <thermpress/experiment.h>
 
+#include "clock.h"
+
 int tp_exp_restart_state(struct tp_source *src, uint64_t *start_ns, struct tp_error *err)
 {
 	struct tp_backend_info info[TP_MAX_BACKENDS];
@@ -198,14 +200,6 @@ int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err)
 }
 
 /* ---- playing a profile ---------------------------------------------------------- */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static bool stopped(const struct tp_play_options *o)
 {

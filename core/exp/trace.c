@@ -13,6 +13,9 @@
 #include <thermpress/text.h>
 
 #include "exp/exp.h"
+#include "intparse.h"
+#include "grow.h"
+#include "trim.h"
 
 void tp_trace_meta_init(struct tp_trace_meta *meta)
 {
@@ -109,6 +112,18 @@ static void json_i64(FILE *fp, const char *key, int64_t v, bool comma)
 		fprintf(fp, "%" PRId64, v);
 }
 
+/* The metadata from the value of "source" on: the same in JSON lines and Perfetto. */
+static void json_meta_fields(FILE *fp, const struct tp_trace_meta *meta)
+{
+	json_str(fp, meta->source);
+	fputs(",\"backend\":", fp);
+	json_str(fp, meta->backend);
+	json_i64(fp, "decay_ms", meta->decay_ms, true);
+	json_i64(fp, "hz", meta->hz, true);
+	json_i64(fp, "state_start_ns", meta->state_start_ns, true);
+	json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+}
+
 static int write_check(struct tp_trace_writer *w, struct tp_error *err)
 {
 	/* checked after every write: errno is that of the write that failed */
@@ -153,25 +168,13 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 		break;
 	case TP_TRACE_JSONL:
 		fprintf(fp, "{\"thermpress_trace\":%d,\"source\":", TP_TRACE_VERSION);
-		json_str(fp, meta->source);
-		fputs(",\"backend\":", fp);
-		json_str(fp, meta->backend);
-		json_i64(fp, "decay_ms", meta->decay_ms, true);
-		json_i64(fp, "hz", meta->hz, true);
-		json_i64(fp, "state_start_ns", meta->state_start_ns, true);
-		json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+		json_meta_fields(fp, meta);
 		fputs("}\n", fp);
 		break;
 	case TP_TRACE_PERFETTO:
 		fputs("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"thermpress_trace\":", fp);
 		fprintf(fp, "%d,\"source\":", TP_TRACE_VERSION);
-		json_str(fp, meta->source);
-		fputs(",\"backend\":", fp);
-		json_str(fp, meta->backend);
-		json_i64(fp, "decay_ms", meta->decay_ms, true);
-		json_i64(fp, "hz", meta->hz, true);
-		json_i64(fp, "state_start_ns", meta->state_start_ns, true);
-		json_i64(fp, "first_tick_ns", meta->first_tick_ns, true);
+		json_meta_fields(fp, meta);
 		fputs("},\n\"traceEvents\":[\n", fp);
 		fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 		      "\"args\":{\"name\":\"thermpress\"}}", fp);
@@ -318,43 +321,20 @@ enum { COL_TIME, COL_CPU, COL_MAXCAP, COL_MAXF, COL_CAPF, COL_P, COL_AVG, COL_BA
 /* A decimal integer, optionally negative; -EINVAL not a number, -ERANGE too big. */
 int exp_parse_i64(const char *s, int64_t *out, bool dash_ok)
 {
-	uint64_t v = 0;
-	bool neg = false;
-
 	if (dash_ok && (!strcmp(s, "-") || !strcmp(s, "null") || !*s)) {
 		*out = TP_NONE;
 		return 0;
 	}
-	if (*s == '-') {
-		neg = true;
-		s++;
-	}
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		if (v > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (v > (uint64_t)INT64_MAX + neg)
-		return -ERANGE;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
+	return parse_i64(s, out);
 }
 
 static int push_row(struct tp_trace *t, const struct tp_trace_row *r)
 {
-	if (t->nr_rows == t->rows_alloc) {
-		size_t n = t->rows_alloc ? t->rows_alloc * 2 : 1024;
-		struct tp_trace_row *p = realloc(t->rows, n * sizeof(*p));
+	struct tp_trace_row *p = array_grow(t->rows, &t->rows_alloc, t->nr_rows + 1, sizeof(*p), 1024);
 
-		if (!p)
-			return -ENOMEM;
-		t->rows = p;
-		t->rows_alloc = n;
-	}
+	if (!p)
+		return -ENOMEM;
+	t->rows = p;
 	t->rows[t->nr_rows++] = *r;
 	return 0;
 }
@@ -440,18 +420,6 @@ static void row_init(struct tp_trace_row *r)
 	r->avg_pressure = r->decay_ms = TP_NONE;
 	r->pressure = TP_NONE;
 	r->backend[0] = '\0';
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	return s;
 }
 
 /* A metadata value: numbers in their ranges (docs/experiments.md, "Metadata"). */

@@ -12,17 +12,10 @@
 
 #include "source.h"
 #include "sim/sim.h"
+#include "clock.h"
 
 /* The kernel's order first, then any other plugin in load order. */
 static const char *const known_order[] = { "instant", "pelt", "decay" };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t tpsim_cpu_max_khz(const struct tp_sim *sim, int cpu)
 {

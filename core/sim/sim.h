@@ -17,6 +17,7 @@
 #ifndef TP_CORE_SIM_H
 #define TP_CORE_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -193,7 +194,7 @@ int tpsim_file_write(struct tp_sim *sim, const struct tpsim_file *file, const ch
 
 /* ---- FUSE (sim_fuse.c) ----------------------------------------------------------- */
 
-int tpsim_fuse_serve(struct tp_sim *sim, const char *mountpoint, volatile int *stop,
+int tpsim_fuse_serve(struct tp_sim *sim, const char *mountpoint, volatile sig_atomic_t *stop,
 		     struct tp_error *err);
 
 #endif

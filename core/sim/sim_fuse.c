@@ -271,7 +271,7 @@ static int mount_error(const char *mountpoint, struct tp_error *err)
 			    fuse_msg[0] ? fuse_msg : "the mount was refused");
 }
 
-static int serve_loop(struct fuse_session *se, volatile int *stop, struct tp_error *err)
+static int serve_loop(struct fuse_session *se, volatile sig_atomic_t *stop, struct tp_error *err)
 {
 	struct fuse_buf fbuf;
 	int fd = fuse_session_fd(se), r = 0;
@@ -303,7 +303,7 @@ static int serve_loop(struct fuse_session *se, volatile int *stop, struct tp_err
 	return r;
 }
 
-int tpsim_fuse_serve(struct tp_sim *sim, const char *mountpoint, volatile int *stop,
+int tpsim_fuse_serve(struct tp_sim *sim, const char *mountpoint, volatile sig_atomic_t *stop,
 		     struct tp_error *err)
 {
 	static const char *const argv[] = { "thermpress", "-o",

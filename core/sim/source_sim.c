@@ -53,7 +53,7 @@ static int op_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 	return tpsim_advance(sim_of(src), ns, err);
 }
 
-static int op_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
+static int op_serve(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,
 		    struct tp_error *err)
 {
 	return tpsim_fuse_serve(sim_of(src), mountpoint, stop, err);

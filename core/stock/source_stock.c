@@ -27,16 +27,9 @@
 #include <time.h>
 
 #include "stock.h"
+#include "clock.h"
 
 static const struct tp_source_ops stock_ops;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static const char *root_name(const struct stock *s)
 {
@@ -367,7 +360,7 @@ static int sample_at(struct stock *s, uint64_t now, int64_t **capped_out)
 
 void stock_sample(struct stock *s)
 {
-	sample_at(s, now_ns(), NULL);
+	sample_at(s, mono_ns(), NULL);
 }
 
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
@@ -392,7 +385,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	}
 	kernel_avg_start(src, s);
 	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
-	now = now_ns();
+	now = mono_ns();
 	for (size_t i = 0; i < s->nr_cpus; i++)
 		s->cpus[i].avg_from_kernel = stock_kernel_avg_read(s, s->cpus[i].cpu,
 				&s->cpus[i].kernel_avg, &kavg_ns) == 0;

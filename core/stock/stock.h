@@ -153,8 +153,8 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 /* cooling_deviceN/cur_state: read, and the frequency a state stands for. */
 int stock_cooling_state(const struct stock *s, const struct stock_cooling *c, int64_t *state);
 int64_t stock_state_khz(const struct stock_policy *p, int64_t state);
-/* A message suffix for a failed write: " (writing cpufreq limits needs root)". */
-const char *stock_write_hint(int e);
+/* A message suffix for a write that failed with rc (-errno): " (... needs root)". */
+const char *stock_write_hint(int rc);
 
 /* ---- kernel_avg.c: the kernel's own average (BPF) --------------------- */
 

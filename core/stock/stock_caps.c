@@ -29,11 +29,11 @@
 
 enum entry_kind { ENTRY_SCALING = TP_STATE_SCALING, ENTRY_COOLING = TP_STATE_COOLING };
 
-const char *stock_write_hint(int e)
+const char *stock_write_hint(int rc)
 {
-	if (e == EACCES || e == EPERM)
+	if (rc == -EACCES || rc == -EPERM)
 		return " (changing cpufreq and thermal limits needs root)";
-	if (e == EROFS)
+	if (rc == -EROFS)
 		return " (the filesystem is read-only)";
 	return "";
 }
@@ -66,8 +66,8 @@ static int state_open(const struct stock *s, struct tp_state *st, bool create, s
 			       s->root_canon, create, err);
 
 	if (rc < 0 && err && (rc == -EACCES || rc == -EROFS) &&
-	    strlen(err->msg) + strlen(stock_write_hint(-rc)) < sizeof(err->msg))
-		strcat(err->msg, stock_write_hint(-rc));
+	    strlen(err->msg) + strlen(stock_write_hint(rc)) < sizeof(err->msg))
+		strcat(err->msg, stock_write_hint(rc));
 	return rc;
 }
 
@@ -134,20 +134,20 @@ static int write_cooling(const struct stock *s, const struct stock_cooling *c, i
 			 struct tp_error *err)
 {
 	char path[STOCK_PATH_MAX], value[32];
-	int e;
+	int rc;
 
 	stock_path(s, path, sizeof(path), "sys/class/thermal/cooling_device%d/cur_state", c->id);
 	snprintf(value, sizeof(value), "%lld", (long long)state);
-	e = -stock_write_text(s, path, value);
-	if (!e)
+	rc = stock_write_text(s, path, value);
+	if (!rc)
 		return 0;
-	if (e == EINVAL)
+	if (rc == -EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused state %s in %s", value, path);
-	if (e == EXDEV)
+	if (rc == -EXDEV)
 		return tp_error_set(err, -EXDEV,
 			"refusing to write %s: a symbolic link leads outside the root %s", path, s->root);
-	return tp_error_set(err, -e, "cannot write %s to %s: %s%s", value, path, strerror(e),
-			    stock_write_hint(e));
+	return tp_error_set(err, rc, "cannot write %s to %s: %s%s", value, path, strerror(-rc),
+			    stock_write_hint(rc));
 }
 
 static struct stock_cooling *cooling_by_id(struct stock *s, int id)
@@ -500,17 +500,7 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 
 	if (rc < 0)
 		return rc;
-	if (st.doc.nbad) {
-		char lines[200];
-
-		tp_state_bad_lines(&st.doc, lines, sizeof(lines));
-		rep->skipped = st.doc.nbad;
-		snprintf(rep->skipped_text, sizeof(rep->skipped_text),
-			 "%.100s of %.150s %s damaged and %s left out", lines, s->state_path,
-			 st.doc.nbad == 1 ? "was" : "were", st.doc.nbad == 1 ? "was" : "were");
-		st.drop_bad = true;
-		st.dirty = true;
-	}
+	tp_state_report_bad(&st, rep);
 	for (size_t i = 0; i < st.doc.n;) {
 		struct tp_state_entry *e = &st.doc.v[i];
 
@@ -521,11 +511,7 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 		}
 		rc = write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
 		if (rc < 0) {
-			if (!first) {
-				first = rc;
-				if (err)
-					*err = one;
-			}
+			tp_restore_failed(&first, rc, err, &one);
 			i++;
 			continue;
 		}

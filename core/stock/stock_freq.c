@@ -28,6 +28,7 @@
 #include <cpufreq.h>
 
 #include "stock.h"
+#include "grow.h"
 
 static int cpufreq_file(const struct stock *s, int cpu, const char *name, char *buf, size_t len)
 {
@@ -183,18 +184,14 @@ int stock_freq_available(const struct stock *s, int cpu, uint64_t **freqs, size_
 				free(v);
 				return -EPROTO;
 			}
-			if (count == alloc) {
-				uint64_t *nv;
+			uint64_t *nv = array_grow(v, &alloc, count + 1, sizeof(*v), 32);
 
-				alloc = alloc ? alloc * 2 : 32;
-				nv = realloc(v, alloc * sizeof(*v));
-				if (!nv) {
-					free(buf);
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv;
+			if (!nv) {
+				free(buf);
+				free(v);
+				return -ENOMEM;
 			}
+			v = nv;
 			v[count++] = (uint64_t)f;
 		}
 		free(buf);
@@ -229,7 +226,7 @@ int stock_policy_scaling_max(const struct stock *s, const struct stock_policy *p
 int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_error *err)
 {
 	char path[STOCK_PATH_MAX], value[32];
-	int e;
+	int rc;
 
 	cpufreq_file(s, cpu, "scaling_max_freq", path, sizeof(path));
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)khz);
@@ -238,18 +235,18 @@ int stock_freq_set_max(const struct stock *s, int cpu, uint64_t khz, struct tp_e
 		errno = 0;
 		if (cpufreq_modify_policy_max((unsigned)cpu, (unsigned long)khz) == 0)
 			return 0;
-		e = errno ? errno : EIO;
+		rc = errno ? -errno : -EIO;
 	} else {
-		e = -stock_write_text(s, path, value);
-		if (!e)
+		rc = stock_write_text(s, path, value);
+		if (!rc)
 			return 0;
-		if (e == EXDEV)
+		if (rc == -EXDEV)
 			return tp_error_set(err, -EXDEV,
 				"refusing to write %s: a symbolic link leads outside the root %s", path,
 				s->root);
 	}
-	if (e == EINVAL)
+	if (rc == -EINVAL)
 		return tp_error_set(err, -EINVAL, "the kernel refused %s kHz in %s", value, path);
-	return tp_error_set(err, -e, "cannot write %s to %s: %s%s", value, path, strerror(e),
-			    stock_write_hint(e));
+	return tp_error_set(err, rc, "cannot write %s to %s: %s%s", value, path, strerror(-rc),
+			    stock_write_hint(rc));
 }

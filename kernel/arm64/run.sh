@@ -48,9 +48,7 @@ while [ $# -gt 0 ]; do
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
-mkdir -p "$bdir"
-bdir=$(cd "$bdir" && pwd)
+resolve_dirs
 t_all=$(now)
 
 for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-gcc aarch64-linux-gnu-readelf depmod \
@@ -212,19 +210,7 @@ log "booting $krel $kver (-smp 8, TCG, timeout ${timeout_s}s); console in $conso
 run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" -dtb "$bdir/board.dtb" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4"
-echo "== kernel/arm64/run.sh results: linux-image-$krel-unsigned $kver =="
-grep -aE '^TPT: (ok|FAIL|SKIP|INFO)' "$console.txt" | sed 's/^TPT: /  /' || true
-if [ $vm_rc = 124 ] || [ $vm_rc = 137 ]; then
-	echo "$me: qemu timed out after ${timeout_s}s (console in $console)"
-	exit 3
-fi
-if [ -z "$done_line" ]; then
-	echo "$me: the VM never reported (qemu exit $vm_rc); last console lines:"
-	tail -30 "$console.txt"
-	exit 3
-fi
-vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
-vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
+vm_report "kernel/arm64/run.sh results: linux-image-$krel-unsigned $kver"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
 echo "${vm_pass:-0} passed, ${vm_fail:-1} failed"
 [ "${vm_fail:-1}" = 0 ]

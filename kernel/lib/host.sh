@@ -6,6 +6,13 @@ die() { echo "$me: error: $*" >&2; exit 2; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# resolve_dirs: after the options, tpbuild relative to the top and bdir made and absolute
+resolve_dirs() {
+	case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
+	mkdir -p "$bdir"
+	bdir=$(cd "$bdir" && pwd)
+}
+
 # initramfs_skeleton ROOT BUSYBOX: an empty root with a static busybox in it
 initramfs_skeleton() {
 	rm -rf "$1"
@@ -64,4 +71,25 @@ run_vm() {
 	tr -d '\r' <"$console" >"$console.txt"
 	booted=$(sed -n 's/.*TPT: BOOTED \([0-9.]*\).*/\1/p' "$console.txt" | head -1)
 	done_line=$(grep -aE '^TPT: DONE ' "$console.txt" | tail -1 || true)
+	vm_timeout=$timeout_s
+	vm_console=$console
+}
+
+# vm_report TITLE: after run_vm, the VM's result lines under "== TITLE ==", then exit 3
+# when qemu timed out or the VM never reported; else sets vm_pass and vm_fail from
+# the DONE line
+vm_report() {
+	echo "== $1 =="
+	grep -aE '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$vm_console.txt" | sed 's/^TPT: /  /' || true
+	if [ "$vm_rc" = 124 ] || [ "$vm_rc" = 137 ]; then
+		echo "$me: qemu timed out after ${vm_timeout}s (console in $vm_console)"
+		exit 3
+	fi
+	if [ -z "$done_line" ]; then
+		echo "$me: the VM never reported (qemu exit $vm_rc); last console lines:"
+		tail -30 "$vm_console.txt"
+		exit 3
+	fi
+	vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
+	vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
 }

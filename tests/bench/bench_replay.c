@@ -8,9 +8,9 @@
  *   - with one update() call per sample through the ops table,
  *   - through the whole replay engine, tp_replay_run(), on a trace of the same
  *     timeline (rows only where the pressure changes; the engine generates the ticks),
- * and, in the same run, through a bare loop of the same arithmetic.  The bare loop uses
- * LOCAL COPIES of the three algorithms below: they exist only as this baseline (the
- * plugins in plugins/ are the implementations; the checksums prove both agree).
+ * and, in the same run, through a bare loop of the same arithmetic: the test reference
+ * of tests/support/reference_avg.h, inlined (the plugins in plugins/ are the
+ * implementations; the checksums prove both agree).
  *
  * Usage: THERMPRESS_PLUGIN_DIR=build/plugins build/tests/bench/bench_replay [N]
  */
@@ -23,92 +23,19 @@
 
 #include <thermpress/experiment.h>
 
+#include "clock.h"
+#include "reference_avg.h"
+
 #define CHUNK 4096
 #define T0 10000000000ull
 #define TICK 4000000ull
 
-/* ---- baseline only: local copies of the arithmetic (docs/algorithms.md) ------------- */
-
-static const uint32_t yN_inv[32] = {
-	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6, 0xe0ccdeeb, 0xdbfbb796,
-	0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85, 0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46,
-	0xb504f333, 0xb123f581, 0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
-	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
-};
-
-struct b_pelt { uint64_t last, sum, avg; uint32_t contrib, shift; };
-
-static inline uint64_t b_decay_load(uint64_t v, uint64_t n)
-{
-	if (n > 32 * 63)
-		return 0;
-	v >>= n / 32;
-	return (uint64_t)(((unsigned __int128)v * yN_inv[n % 32]) >> 32);
-}
-
-static inline uint64_t b_pelt_update(struct b_pelt *s, uint64_t now, uint64_t p)
-{
-	uint64_t delta, periods;
-	uint32_t contrib;
-
-	now >>= s->shift;
-	delta = now - s->last;
-	if ((int64_t)delta < 0) {
-		s->last = now;
-		return s->avg;
-	}
-	delta >>= 10;
-	if (!delta)
-		return s->avg;
-	s->last += delta << 10;
-	contrib = (uint32_t)delta;
-	delta += s->contrib;
-	periods = delta / 1024;
-	if (periods) {
-		s->sum = b_decay_load(s->sum, periods);
-		delta %= 1024;
-		if (p)
-			contrib = (uint32_t)b_decay_load(1024 - s->contrib, periods) +
-				  (47742 - (uint32_t)b_decay_load(47742, periods) - 1024) +
-				  (uint32_t)delta;
-	}
-	s->contrib = (uint32_t)delta;
-	if (p)
-		s->sum += p * contrib;
-	if (periods)
-		s->avg = s->sum / (47742 - 1024 + s->contrib);
-	return s->avg;
-}
-
-struct b_decay { uint64_t d, old, acc, win, last, raw; bool started; };
-
-static inline uint64_t b_decay_update(struct b_decay *s, uint64_t now, uint64_t p)
-{
-	if (!s->started) {
-		s->win = s->last = now;
-		s->started = true;
-	}
-	while (now >= s->win + s->d) {
-		s->acc += s->raw * (s->win + s->d - s->last);
-		s->last = s->win + s->d;
-		s->old = (s->old * s->d + s->acc) / (2 * s->d);
-		s->acc = 0;
-		s->win += s->d;
-	}
-	s->acc += s->raw * (now - s->last);
-	s->last = now;
-	s->raw = p;
-	return (s->old * s->d + s->acc) / (s->d + (now - s->win));
-}
-
 /* ---- the run ------------------------------------------------------------------------ */
 
+/* seconds on the monotonic clock */
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)mono_ns() / 1e9;
 }
 
 static uint64_t *times, *press;
@@ -149,16 +76,13 @@ static uint64_t out[CHUNK];
 
 static double run_bare(const char *name, uint32_t decay_ms, uint64_t *sum)
 {
-	struct b_pelt pe = { .last = T0 >> 0 };
-	struct b_decay de = { .d = (uint64_t)decay_ms * 1000000ull };
+	struct ref_pelt pe;
+	struct ref_decay de;
 	uint64_t h = 0;
 	double t = now_s();
 
-	if (!strcmp(name, "pelt")) {
-		while ((32u << pe.shift) < decay_ms)
-			pe.shift++;
-		pe.last = T0 >> pe.shift;
-	}
+	ref_pelt_reset(&pe, !strcmp(name, "pelt") ? decay_ms : 32, T0);
+	ref_decay_reset(&de, decay_ms);
 	for (size_t i = 0; i < n_samples; i += CHUNK) {
 		size_t m = n_samples - i < CHUNK ? n_samples - i : CHUNK;
 
@@ -167,10 +91,10 @@ static double run_bare(const char *name, uint32_t decay_ms, uint64_t *sum)
 				out[k] = press[i + k];
 		else if (name[0] == 'p')
 			for (size_t k = 0; k < m; k++)
-				out[k] = b_pelt_update(&pe, times[i + k], press[i + k]);
+				out[k] = ref_pelt_update(&pe, times[i + k], press[i + k]);
 		else
 			for (size_t k = 0; k < m; k++)
-				out[k] = b_decay_update(&de, times[i + k], press[i + k]);
+				out[k] = ref_decay_update(&de, times[i + k], press[i + k]);
 		h = checksum(out, m, h);
 	}
 	*sum = h;

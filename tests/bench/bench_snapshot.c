@@ -29,15 +29,15 @@
 
 #include <thermpress/thermpress.h>
 
+#include "clock.h"
+
 static double min_seconds = 0.3;
 static volatile long sink;
 
+/* seconds on the monotonic clock */
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)mono_ns() / 1e9;
 }
 
 static void die(const char *what)
@@ -204,7 +204,7 @@ static void open_patched(struct job *j)
 struct server {
 	struct tp_source *sim;
 	char mount[64];
-	volatile int stop;
+	volatile sig_atomic_t stop;
 	int rc;
 	struct tp_error err;
 };

@@ -5,12 +5,7 @@
 # FUSE cannot be used here.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-
-if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then
-	echo "skip: /dev/fuse is not usable"
-	exit 77
-fi
-exec 3>&-
+require_fuse
 
 cat >"$tmp/seq.tp" <<'S'
 cap set big 60%

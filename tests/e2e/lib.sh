@@ -2,6 +2,14 @@
 # Each check prints one line; finish prints the count and fails if any check failed.
 set -euo pipefail
 
+# E2E_DEFAULT_SIGNALS=1 before sourcing: the script runs again with HUP, INT, QUIT and
+# TERM at their default dispositions, so that the signals it sends reach thermpress as
+# they would from a terminal, whatever it inherited (nohup ignores SIGHUP, a background
+# job SIGINT and SIGQUIT).
+if [ -n "${E2E_DEFAULT_SIGNALS:-}" ] && [ -z "${THERMPRESS_SIGNALS_DEFAULT:-}" ]; then
+	THERMPRESS_SIGNALS_DEFAULT=1 exec env --default-signal=HUP,INT,QUIT,TERM bash "$0" "$@"
+fi
+
 : "${THERMPRESS:?THERMPRESS must name the built thermpress binary}"
 TP=$THERMPRESS
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,10 +30,11 @@ fail() {
 	echo "not ok $checks - $*"
 }
 
-# run CMD...: sets $out (stdout), $err (stderr) and $rc; never fails itself.
+# run CMD...: sets $out (stdout), $err (stderr) and $rc; never fails itself.  Both stay
+# in the files $tmp/out and $tmp/err.  With RUN_TIMEOUT=SECONDS, CMD is killed after that.
 run() {
 	set +e
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	${RUN_TIMEOUT:+timeout "$RUN_TIMEOUT"} "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	set -e
 	out=$(cat "$tmp/out")
@@ -68,6 +77,12 @@ assert_match() {	# text regex description
 	else fail "$3"; printf '  no match for: %s\n  in: %s\n' "$2" "$1"; fi
 }
 
+assert_lines_match() {	# text ERE description: a line of text matches (grep -E)
+	# no pipe: grep -q quitting early must not fail the check
+	if grep -Eq -- "$2" <<<"$1"; then pass "$3"
+	else fail "$3"; printf '  no line matches: %s\n  in: %s\n' "$2" "$1"; fi
+}
+
 # json_check JSON PYTHON-EXPR description: the expression sees the document as d.
 json_check() {
 	if printf '%s' "$1" | python3 -c '
@@ -84,6 +99,15 @@ sys.exit(0 if ok else 1)' "$2" 2>"$tmp/pyerr"; then
 # shell_session ARGS... : run `thermpress ARGS shell` in a pseudo-terminal, feeding the
 # lines of stdin one by one; prints a transcript (see pty_shell.py).
 shell_session() { python3 "$E2E_DIR/pty_shell.py" "$TP" "$@"; }
+
+# require_fuse: exit 77 (skip) when FUSE cannot be used here.
+require_fuse() {
+	if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then
+		echo "skip: /dev/fuse is not usable"
+		exit 77
+	fi
+	exec 3>&-
+}
 
 finish() {
 	echo "# $checks checks, $failures failed"

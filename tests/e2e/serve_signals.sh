@@ -3,18 +3,10 @@
 # 128 + the signal, and survives SIGPIPE (a closed stderr among them).  Each signal lands
 # once while serving and once at start-up (before or during the mount).  Exit 77 (skip) only
 # when FUSE cannot be used here.
-set -euo pipefail
-# The signals sent below must reach thermpress as they would from a terminal, whatever
-# this script inherited (nohup ignores SIGHUP, a background job SIGINT and SIGQUIT).
-[ -n "${THERMPRESS_SIGNALS_DEFAULT:-}" ] ||
-	THERMPRESS_SIGNALS_DEFAULT=1 exec env --default-signal=HUP,INT,QUIT,TERM bash "$0" "$@"
+# The signals sent below must reach thermpress as from a terminal (lib.sh).
+E2E_DEFAULT_SIGNALS=1
 source "$(dirname "$0")/lib.sh"
-
-if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then
-	echo "skip: /dev/fuse is not usable"
-	exit 77
-fi
-exec 3>&-
+require_fuse
 
 # mounted DIR: DIR is a mount point in /proc/self/mounts (octal escapes as the kernel writes them)
 mounted() {

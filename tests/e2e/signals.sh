@@ -6,18 +6,10 @@
 # - after kill -9, cap restore undoes what they applied (caps, backend, decay);
 # - cap hold puts back an earlier cap set.
 # Exit 77 (skip) only when FUSE cannot be used here.
-set -euo pipefail
-# The signals sent below must reach thermpress as they would from a terminal, whatever
-# this script inherited (nohup ignores SIGHUP, a background job SIGINT and SIGQUIT).
-[ -n "${THERMPRESS_SIGNALS_DEFAULT:-}" ] ||
-	THERMPRESS_SIGNALS_DEFAULT=1 exec env --default-signal=HUP,INT,QUIT,TERM bash "$0" "$@"
+# The signals sent below must reach thermpress as from a terminal (lib.sh).
+E2E_DEFAULT_SIGNALS=1
 source "$(dirname "$0")/lib.sh"
-
-if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then
-	echo "skip: /dev/fuse is not usable"
-	exit 77
-fi
-exec 3>&-
+require_fuse
 
 export THERMPRESS_STATE_DIR="$tmp/state"
 mnt="$tmp/mnt"

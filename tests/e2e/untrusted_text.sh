@@ -5,6 +5,7 @@
 # tree get strings with invalid bytes (0xff, a lone continuation byte, an overlong form,
 # a truncated sequence, a surrogate) and terminal controls (ESC [2J, OSC, BEL, CR, C1 CSI).
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../support/patched_tree.sh"
 
 FIX=$(cd "$E2E_DIR/../fixtures/stock" && pwd)
 unset THERMPRESS_STATE_DIR
@@ -27,21 +28,9 @@ printf '%s' "$BADPLUG" >"$tmp/badplug.name"
 # those is refused, checked at the end).
 PT=$tmp/patched
 PD=$PT/sys/kernel/debug/sched/thermal_pressure
-mkdir -p "$PD"
-echo 1 >"$PD/version"
-echo 'instant [pelt] decay' >"$PD/backend"
-echo 32 >"$PD/decay_ms"
-echo 250 >"$PD/hz"
-: >"$PD/inject"
 DOMAIN=$'lit\xfftle\xc2\x9b[2J\x9b\xc2\x80\xf0\x9f\x98\x80'
 printf '%s' "$DOMAIN" >"$tmp/domain.raw"
-{
-	printf 'version 1\ntime_ns 10004000000\nbackend pelt\ndecay_ms 32\nhz 250\nnr_cpus 4\n'
-	printf 'domain 0 %s\ndomain 1 big\n' "$DOMAIN"
-	printf 'cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n'
-	printf '0 1 0 462 1844000 1844000 0 0 462\n1 1 0 462 1844000 1844000 0 0 462\n'
-	printf '2 1 1 1024 2362000 1181000 512 247 777\n3 1 1 1024 2362000 1181000 512 247 777\n'
-} >"$PD/stats"
+patched_tree "$PT" "$DOMAIN"
 
 # check_text FILE DESCRIPTION [RAWFILE...]: FILE is valid UTF-8 with no control character
 # but newline, and shows each RAWFILE's bytes (trailing newline dropped) as the terminal
@@ -92,20 +81,11 @@ EOF
 	fi
 }
 
-# runf CMD...: like run, but keeps stdout and stderr as files ($tmp/out, $tmp/err).
-runf() {
-	set +e
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	set -e
-	err=$(cat "$tmp/err")
-}
-
 export THERMPRESS_PLUGIN_DIR=$tmp/plug
 
 # --json: strict UTF-8, valid JSON, the strings as the files have them (U+FFFD for
 # ill-formed UTF-8, control characters escaped and decoded back).
-runf "$TP" --root "$ST" show --json
+run "$TP" --root "$ST" show --json
 assert_rc 0 "stock: show --json"
 python3 -m json.tool <"$tmp/out" >/dev/null && pass "stock: json.tool accepts show --json" \
 	|| fail "stock: json.tool rejects show --json"
@@ -114,7 +94,7 @@ check_json "$tmp/out" "stock: show --json, zone and trip types, release" \
 check_json "$tmp/out" "stock: show --json, the source description" \
 	"raw('$ST/proc/sys/kernel/osrelease') in d['source']['description']"
 check_text "$tmp/err" "stock: show --json, the warning on stderr" "$tmp/badplug.name"
-runf "$TP" --root "$ST" --json show status
+run "$TP" --root "$ST" --json show status
 assert_rc 0 "stock: show status --json"
 check_json "$tmp/out" "stock: show status --json, the plugin warning" \
 	"any(raw('$tmp/badplug.name') in w for w in d['plugin_warnings'])"
@@ -122,17 +102,17 @@ check_json "$tmp/out" "stock: show status --json, the plugin warning" \
 check_text "$tmp/out" "stock: show status --json has no raw control character"
 
 # The table: the same text in its terminal form, nothing raw.
-runf "$TP" --root "$ST" show status
+run "$TP" --root "$ST" show status
 assert_rc 0 "stock: show status"
 check_text "$tmp/out" "stock: show status, zone and trip types, release" \
 	"$ZONE/type" "$ZONE/trip_point_0_type" "$ST/proc/sys/kernel/osrelease"
 check_text "$tmp/err" "stock: show status, the warning quoting a file name" "$tmp/badplug.name"
-runf "$TP" --root "$ST" show
+run "$TP" --root "$ST" show
 assert_rc 0 "stock: show"
 check_text "$tmp/out" "stock: show, the kernel line" "$ST/proc/sys/kernel/osrelease"
 
 # top --once: the header quotes the release.
-runf env LC_ALL=C.UTF-8 COLUMNS=200 "$TP" --root "$ST" top --once
+run env LC_ALL=C.UTF-8 COLUMNS=200 "$TP" --root "$ST" top --once
 assert_rc 0 "stock: top --once"
 check_text "$tmp/out" "stock: top --once, the source in the header" "$ST/proc/sys/kernel/osrelease"
 check_text "$tmp/err" "stock: top --once, stderr"
@@ -140,30 +120,30 @@ check_text "$tmp/err" "stock: top --once, stderr"
 # An error quoting a file's content: a script line that names no command.
 printf 'show\x1b[2J\xff\x9b\x07\n' >"$tmp/bad.tp"
 printf 'show\x1b[2J\xff\x9b\x07' >"$tmp/badword.raw"
-runf "$TP" --root "$ST" -f "$tmp/bad.tp"
+run "$TP" --root "$ST" -f "$tmp/bad.tp"
 assert_rc 2 "script: unknown command"
 assert_contains "$err" "unknown command" "script: the message"
 check_text "$tmp/err" "script: the message quotes the word in its terminal form" "$tmp/badword.raw"
 
 # A patched-kernel tree: the domain name from its stats file.
-runf "$TP" --root "$PT" --json show
+run "$TP" --root "$PT" --json show
 assert_rc 0 "patched: show --json"
 check_json "$tmp/out" "patched: show --json, the domain name" \
 	"d['domains'][0]['name'] == raw('$tmp/domain.raw') and d['cpus'][0]['domain'] == raw('$tmp/domain.raw')"
 check_text "$tmp/out" "patched: show --json has no raw control character"
-runf "$TP" --root "$PT" show
+run "$TP" --root "$PT" show
 assert_rc 0 "patched: show"
 check_text "$tmp/out" "patched: show, the domain column" "$tmp/domain.raw"
-runf env LC_ALL=C.UTF-8 COLUMNS=120 "$TP" --root "$PT" top --once
+run env LC_ALL=C.UTF-8 COLUMNS=120 "$TP" --root "$PT" top --once
 assert_rc 0 "patched: top --once"
 check_text "$tmp/out" "patched: top --once, the domain row" "$tmp/domain.raw"
-runf env LC_ALL=C COLUMNS=120 "$TP" --root "$PT" top --once
+run env LC_ALL=C COLUMNS=120 "$TP" --root "$PT" top --once
 assert_rc 0 "patched: top --once, ASCII glyphs"
 check_text "$tmp/out" "patched: top --once in the C locale, the domain row" "$tmp/domain.raw"
 
 # A domain name with C0 controls breaks docs/abi.md: refused in one clean line.
 sed -i "s/^domain 0 .*/domain 0 lit$(printf '\x1b')[2J$(printf '\a')tle/" "$PD/stats"
-runf "$TP" --root "$PT" show
+run "$TP" --root "$PT" show
 assert_rc 1 "patched: show refuses a domain name with controls"
 check_text "$tmp/err" "patched: the refusal has no raw control character"
 grep -q '^thermpress: stats: malformed line 7$' "$tmp/err" && pass "patched: the refusal names the line" \

@@ -1,39 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end tests of record, replay, cap play and bench against the simulator.
-set -euo pipefail
-
-: "${THERMPRESS:?THERMPRESS must name the built thermpress binary}"
-TP=$THERMPRESS
-checks=0
-failures=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../e2e/lib.sh"
 cd "$tmp"
-
-pass() { checks=$((checks + 1)); echo "ok $checks - $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "not ok $checks - $*"; }
-# run CMD...: sets $out, $err and $rc
-run() {
-	set +e
-	"$@" >"$tmp/.out" 2>"$tmp/.err" </dev/null
-	rc=$?
-	set -e
-	out=$(cat "$tmp/.out")
-	err=$(cat "$tmp/.err")
-}
 # run_script TEXT GLOBAL-OPTIONS...: a script on standard input
 run_script() {
 	local text=$1; shift
-	set +e
-	printf '%s\n' "$text" | "$TP" "$@" -f /dev/stdin >"$tmp/.out" 2>"$tmp/.err"
-	rc=$?
-	set -e
-	out=$(cat "$tmp/.out")
-	err=$(cat "$tmp/.err")
-}
-check() { if [ "$1" = "$2" ]; then pass "$3"; else fail "$3: got '$1', expected '$2'"; fi; }
-check_match() {
-	if grep -Eq -- "$2" <<<"$1"; then pass "$3"; else fail "$3: '$1' does not match /$2/"; fi	# no pipe: grep -q quitting early must not fail the check
+	run_stdin "$text"$'\n' "$TP" "$@" -f /dev/stdin
 }
 valid_json() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
 
@@ -48,116 +20,116 @@ cap set big 1.2GHz
 sim advance 37ms
 cap set 0-1 60%
 record --duration 3s --format $fmt -o t-$be.$fmt" --sim --virtual-clock
-	check "$rc" 0 "record $be ($fmt): exit 0"
-	check "$err" "" "record $be: nothing on stderr (not a terminal)"
+	assert_eq "$rc" 0 "record $be ($fmt): exit 0"
+	assert_eq "$err" "" "record $be: nothing on stderr (not a terminal)"
 	label=$be; [ "$dec" != - ] && label=$be:$dec
 	run "$TP" replay "t-$be.$fmt" --backends "instant,$label,pelt:32"
-	check "$rc" 0 "replay $be: exit 0"
-	check_match "$out" "^$label +.* yes$" "replay $be: the recorded backend is reproduced exactly"
-	check_match "$out" "^trace t-$be.$fmt: [0-9]+ rows, 3.000 s at 250 Hz" "replay $be: header"
+	assert_eq "$rc" 0 "replay $be: exit 0"
+	assert_lines_match "$out" "^$label +.* yes$" "replay $be: the recorded backend is reproduced exactly"
+	assert_lines_match "$out" "^trace t-$be.$fmt: [0-9]+ rows, 3.000 s at 250 Hz" "replay $be: header"
 done
 run "$TP" replay t-decay.csv --backends decay:250
-check_match "$out" "^decay:250 .* -$" "replay: another decay period is not compared"
+assert_lines_match "$out" "^decay:250 .* -$" "replay: another decay period is not compared"
 
 # Perfetto: valid JSON with counter tracks per CPU and signal
 run_script "cap set 4 50%
 record --duration 200ms --format perfetto -o t.json" --sim --virtual-clock
-check "$rc" 0 "record perfetto: exit 0"
+assert_eq "$rc" 0 "record perfetto: exit 0"
 if valid_json t.json; then pass "perfetto: valid JSON"; else fail "perfetto: invalid JSON"; fi
-check_match "$(cat t.json)" '"name":"cpu4 pressure","ph":"C"' "perfetto: a counter track for cpu4 pressure"
-check_match "$(cat t.json)" '"name":"cpu7 avg_pressure"' "perfetto: a counter track for cpu7 avg_pressure"
+assert_lines_match "$(cat t.json)" '"name":"cpu4 pressure","ph":"C"' "perfetto: a counter track for cpu4 pressure"
+assert_lines_match "$(cat t.json)" '"name":"cpu7 avg_pressure"' "perfetto: a counter track for cpu7 avg_pressure"
 
 # record while a command runs (real clock)
 run "$TP" --sim record --interval 5ms -o cmd.csv -- sleep 0.2
-check "$rc" 0 "record -- COMMAND: exit 0"
+assert_eq "$rc" 0 "record -- COMMAND: exit 0"
 rows=$(grep -c '^[0-9]' cmd.csv)
 if [ "$rows" -ge 40 ]; then pass "record -- COMMAND: $rows rows"; else fail "record -- COMMAND: only $rows rows"; fi
 
 # record: usage errors write nothing
 run "$TP" --sim record --duration 1s
-check "$rc" 2 "record without -o: exit 2"
-check "$err" "thermpress: record: missing -o FILE (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record without -o: message"
+assert_eq "$rc" 2 "record without -o: exit 2"
+assert_eq "$err" "thermpress: record: missing -o FILE (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record without -o: message"
 run "$TP" --sim record --format xml -o bad.csv
-check "$rc" 2 "record --format xml: exit 2"
-check "$err" "thermpress: record: unknown trace format 'xml' (csv, jsonl or perfetto) (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record --format xml: message"
+assert_eq "$rc" 2 "record --format xml: exit 2"
+assert_eq "$err" "thermpress: record: unknown trace format 'xml' (csv, jsonl or perfetto) (usage: record [--interval DURATION] [--duration DURATION] [--format csv|jsonl|perfetto] [--reset|--no-reset] -o FILE [-- COMMAND ...])" "record --format xml: message"
 run "$TP" --sim record --interval 0 -o bad.csv
-check "$rc" 2 "record --interval 0: exit 2"
+assert_eq "$rc" 2 "record --interval 0: exit 2"
 run "$TP" --sim record --duration 1s -o bad.csv -- true
-check "$rc" 2 "record --duration and COMMAND: exit 2"
+assert_eq "$rc" 2 "record --duration and COMMAND: exit 2"
 if [ -e bad.csv ]; then fail "record: a usage error created the file"; else pass "record: usage errors create no file"; fi
 
 # ---- replay: output, plot, json, bad input ----------------------------------------------
 run "$TP" replay t-decay.csv --backends instant,decay:125 -o out.csv --plot plot.svg
-check "$rc" 0 "replay -o --plot: exit 0"
-check "$(head -1 out.csv)" "time_ns,cpu,backend,decay_ms,pressure,avg_pressure" "replay -o: header"
-check_match "$(sed -n 2p out.csv)" '^1[0-9]{10},[0-9]+,instant,0,[0-9]+,[0-9]+$' "replay -o: a row"
-check_match "$(head -2 plot.svg | tail -1)" '^<svg xmlns="http://www.w3.org/2000/svg"' "replay --plot: an svg"
-check_match "$(cat plot.svg)" 'decay:125' "replay --plot: a curve per backend"
+assert_eq "$rc" 0 "replay -o --plot: exit 0"
+assert_eq "$(head -1 out.csv)" "time_ns,cpu,backend,decay_ms,pressure,avg_pressure" "replay -o: header"
+assert_lines_match "$(sed -n 2p out.csv)" '^1[0-9]{10},[0-9]+,instant,0,[0-9]+,[0-9]+$' "replay -o: a row"
+assert_lines_match "$(head -2 plot.svg | tail -1)" '^<svg xmlns="http://www.w3.org/2000/svg"' "replay --plot: an svg"
+assert_lines_match "$(cat plot.svg)" 'decay:125' "replay --plot: a curve per backend"
 if python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' plot.svg; then
 	pass "replay --plot: well-formed XML"; else fail "replay --plot: not well-formed XML"; fi
 
 run "$TP" replay t-decay.csv --backends pelt:32,decay:125 --json
-check "$rc" 0 "replay --json: exit 0"
+assert_eq "$rc" 0 "replay --json: exit 0"
 printf '%s\n' "$out" >r.json
 if valid_json r.json; then pass "replay --json: valid JSON"; else fail "replay --json: invalid JSON"; fi
-check "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["schema_version"], [(b["label"], b["exact"]) for b in d["backends"]])')" \
+assert_eq "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["schema_version"], [(b["label"], b["exact"]) for b in d["backends"]])')" \
 	"1 [('pelt:32', None), ('decay:125', True)]" "replay --json: labels and exactness"
 
 printf '%s\n' "time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,avg_pressure,backend,decay_ms" \
 	"10,0,462,1844000,1844000,0,0,pelt,32" "20,0,462,1844000,922000,abc,0,pelt,32" >bad.csv
 run "$TP" replay bad.csv -o never.csv
-check "$rc" 2 "replay malformed trace: exit 2"
-check "$err" "thermpress: bad.csv:3: pressure 'abc' is not a number" "replay malformed trace: names the line"
+assert_eq "$rc" 2 "replay malformed trace: exit 2"
+assert_eq "$err" "thermpress: bad.csv:3: pressure 'abc' is not a number" "replay malformed trace: names the line"
 if [ -e never.csv ]; then fail "replay: bad input created the output"; else pass "replay: bad input writes nothing"; fi
 
 printf '%s\n' "time_ns,cpu,pressure" "20,0,5" "30,1,0" "10,0,5" >unsorted.csv
 run "$TP" replay unsorted.csv
-check "$rc" 2 "replay unsorted trace: exit 2"
-check "$err" "thermpress: unsorted.csv:4: time 10 of cpu 0 is before 20 on line 2: the rows of a cpu must not go back in time" "replay unsorted trace: message"
+assert_eq "$rc" 2 "replay unsorted trace: exit 2"
+assert_eq "$err" "thermpress: unsorted.csv:4: time 10 of cpu 0 is before 20 on line 2: the rows of a cpu must not go back in time" "replay unsorted trace: message"
 
 printf '%s\n' "# thermpress trace 1" "time_ns,cpu,pressure" >empty.csv
 run "$TP" replay empty.csv
-check "$rc" 2 "replay empty trace: exit 2"
-check "$err" "thermpress: empty.csv: the trace has no samples to replay" "replay empty trace: message"
+assert_eq "$rc" 2 "replay empty trace: exit 2"
+assert_eq "$err" "thermpress: empty.csv: the trace has no samples to replay" "replay empty trace: message"
 
 run "$TP" replay t-decay.csv --backends pelt:32,turbo
-check "$rc" 2 "replay unknown backend: exit 2"
-check "$err" "thermpress: unknown backend 'turbo' in 'pelt:32,turbo'" "replay unknown backend: message"
+assert_eq "$rc" 2 "replay unknown backend: exit 2"
+assert_eq "$err" "thermpress: unknown backend 'turbo' in 'pelt:32,turbo'" "replay unknown backend: message"
 run "$TP" replay missing.csv
-check "$rc" 1 "replay missing file: exit 1"
-check_match "$err" "^thermpress: cannot open missing.csv: No such file or directory$" "replay missing file: message"
+assert_eq "$rc" 1 "replay missing file: exit 1"
+assert_lines_match "$err" "^thermpress: cannot open missing.csv: No such file or directory$" "replay missing file: message"
 
 # ---- cap profiles: replay and play agree; bad profiles apply nothing ---------------------
 printf '%s\n' "# a step up, a partial release, the little cluster, all clear" "0, big, 50%" \
 	"200ms, big, cap=700" "452ms, 0-3, 1GHz" "1s, all, clear" >prof.txt
 run "$TP" --sim replay prof.txt --backends decay:250,pelt:32 -o prof-out.csv
-check "$rc" 0 "replay a profile: exit 0"
-check_match "$out" "^profile prof.txt: [0-9]+ rows, 2.000 s at 250 Hz" "replay a profile: header"
+assert_eq "$rc" 0 "replay a profile: exit 0"
+assert_lines_match "$out" "^profile prof.txt: [0-9]+ rows, 2.000 s at 250 Hz" "replay a profile: header"
 run_script "backend set decay decay 250
 cap play prof.txt
 show" --sim --virtual-clock
-check "$rc" 0 "cap play on a virtual clock: exit 0"
-check_match "$out" "time: 11.000 s" "cap play: the virtual clock advanced to the last step"
-check "$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ {print $6}' | sort -u | tr '\n' ' ')" "1844/1844 2362/2362 " \
+assert_eq "$rc" 0 "cap play on a virtual clock: exit 0"
+assert_lines_match "$out" "time: 11.000 s" "cap play: the virtual clock advanced to the last step"
+assert_eq "$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ {print $6}' | sort -u | tr '\n' ' ')" "1844/1844 2362/2362 " \
 	"cap play: every cap restored"
 played=$(printf '%s\n' "$out" | awk '$1 == 4 {print $NF}')
 replayed=$(awk -F, '$1 == 11000000000 && $2 == 4 && $3 == "decay" {v = $6} END {print v}' prof-out.csv)
-check "$played" "$replayed" "cap play and replay of the profile give the same average on cpu 4"
+assert_eq "$played" "$replayed" "cap play and replay of the profile give the same average on cpu 4"
 played=$(printf '%s\n' "$out" | awk '$1 == 0 {print $NF}')
 replayed=$(awk -F, '$1 == 11000000000 && $2 == 0 && $3 == "decay" {v = $6} END {print v}' prof-out.csv)
-check "$played" "$replayed" "cap play and replay of the profile give the same average on cpu 0"
+assert_eq "$played" "$replayed" "cap play and replay of the profile give the same average on cpu 0"
 
 printf '%s\n' "0, big, 50%" "1s, big, turbo" >badprof.txt
 run_script "cap play badprof.txt" --sim --virtual-clock
-check "$rc" 2 "cap play bad profile: exit 2"
-check_match "$err" "^thermpress: /dev/stdin:1: badprof.txt:2: .*turbo" "cap play bad profile: names the line"
+assert_eq "$rc" 2 "cap play bad profile: exit 2"
+assert_lines_match "$err" "^thermpress: /dev/stdin:1: badprof.txt:2: .*turbo" "cap play bad profile: names the line"
 run "$TP" --sim cap play badprof.txt
-check "$rc" 2 "cap play bad profile one-shot: exit 2"
-check_match "$err" "^thermpress: badprof.txt:2: " "cap play bad profile one-shot: message"
+assert_eq "$rc" 2 "cap play bad profile one-shot: exit 2"
+assert_lines_match "$err" "^thermpress: badprof.txt:2: " "cap play bad profile one-shot: message"
 printf '%s\n' "0, 9, 50%" >badcpu.txt
 run "$TP" --sim cap play badcpu.txt
-check "$rc" 2 "cap play unknown cpu: exit 2"
-check_match "$err" "^thermpress: badcpu.txt:1: " "cap play unknown cpu: names the line"
+assert_eq "$rc" 2 "cap play unknown cpu: exit 2"
+assert_lines_match "$err" "^thermpress: badcpu.txt:1: " "cap play unknown cpu: names the line"
 
 # cap play restores on SIGTERM (real clock, served simulator not needed: one process)
 printf '%s\n' "0, big, 50%" "30s, big, clear" >long.txt
@@ -169,47 +141,46 @@ kill -TERM $pid
 wait $pid
 rc=$?
 set -e
-check "$rc" 143 "cap play interrupted: ends as SIGTERM would (128 + 15)"
-check "$(cat "$tmp/.err")" "thermpress: cap play: interrupted; every cap was restored" "cap play interrupted: message"
+assert_eq "$rc" 143 "cap play interrupted: ends as SIGTERM would (128 + 15)"
+assert_eq "$(cat "$tmp/.err")" "thermpress: cap play: interrupted; every cap was restored" "cap play interrupted: message"
 
 # ---- bench against the simulator ---------------------------------------------------------
 run "$TP" --sim bench --runs 2 --backends instant,pelt,decay --decay 125,250 -- true
-check "$rc" 0 "bench: exit 0"
-check "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" \
+assert_eq "$rc" 0 "bench: exit 0"
+assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" \
 	"instant 2 pelt:128 2 pelt:256 2 decay:125 2 decay:250 2 " "bench: one line per configuration"
-check_match "$(printf '%s\n' "$out" | head -1)" '^CONFIGURATION +RUNS +MEAN \(s\) +STDDEV \(% of mean\)$' "bench: header"
-check_match "$(printf '%s\n' "$out" | sed -n 2p)" '^instant +2 +[0-9]+\.[0-9]{4} +[0-9]+\.[0-9]{2}%$' "bench: mean and stddev"
+assert_lines_match "$(printf '%s\n' "$out" | head -1)" '^CONFIGURATION +RUNS +MEAN \(s\) +STDDEV \(% of mean\)$' "bench: header"
+assert_lines_match "$(printf '%s\n' "$out" | sed -n 2p)" '^instant +2 +[0-9]+\.[0-9]{4} +[0-9]+\.[0-9]{2}%$' "bench: mean and stddev"
 run "$TP" --sim bench --runs 2 --backends decay:500 --profile prof.txt --json -- sh -c 'echo noise; sleep 0.05'
-check "$rc" 0 "bench --profile --json: exit 0"
+assert_eq "$rc" 0 "bench --profile --json: exit 0"
 printf '%s\n' "$out" >b.json
 if valid_json b.json; then pass "bench --json: valid JSON"; else fail "bench --json: invalid JSON"; fi
-check "$(python3 -c 'import json; d=json.load(open("b.json")); c=d["configurations"]; print(len(c), c[0]["label"], len(c[0]["times_s"]), c[0]["mean_s"] > 0.04)')" \
+assert_eq "$(python3 -c 'import json; d=json.load(open("b.json")); c=d["configurations"]; print(len(c), c[0]["label"], len(c[0]["times_s"]), c[0]["mean_s"] > 0.04)')" \
 	"1 decay:500 2 True" "bench --json: configurations and times"
 # on a virtual clock the profile runs at its virtual times: two runs move the clock by 2 x 1 s,
 # the caps are restored, and the averages are those of playing the profile twice
 bench_vc=$(printf '%s\n' "backend set decay decay 250" \
 	"bench --backends decay:250 --runs 2 --profile prof.txt -- true" "show --json")
 run_script "$bench_vc" --sim --virtual-clock
-check "$rc" 0 "bench --profile on a virtual clock: exit 0"
+assert_eq "$rc" 0 "bench --profile on a virtual clock: exit 0"
 printf '%s\n' "$out" | sed -n '/^{/,$p' >bvc.json
 summ='import json,sys; d=json.load(open(sys.argv[1])); print(d["time_ns"], *sorted({c["capped_freq_khz"] == c["max_freq_khz"] for c in d["cpus"]}), *[c["avg_pressure"] for c in d["cpus"]])'
-check "$(python3 -c "$summ" bvc.json | cut -d' ' -f1-2)" "12000000000 True" \
+assert_eq "$(python3 -c "$summ" bvc.json | cut -d' ' -f1-2)" "12000000000 True" \
 	"bench --profile on a virtual clock: the clock advanced by the profile each run, caps restored"
 run_script "backend set decay decay 250
 cap play prof.txt
 cap play prof.txt
 show --json" --sim --virtual-clock
 printf '%s\n' "$out" >pvc.json
-check "$(python3 -c "$summ" bvc.json)" "$(python3 -c "$summ" pvc.json)" \
+assert_eq "$(python3 -c "$summ" bvc.json)" "$(python3 -c "$summ" pvc.json)" \
 	"bench --profile on a virtual clock: the averages of playing the profile once per run"
 run "$TP" --sim bench --runs 2 -- false
-check "$rc" 1 "bench failing workload: exit 1"
-check "$err" "thermpress: bench: false exited with status 1" "bench failing workload: message"
+assert_eq "$rc" 1 "bench failing workload: exit 1"
+assert_eq "$err" "thermpress: bench: false exited with status 1" "bench failing workload: message"
 run "$TP" --sim bench --runs 0 -- true
-check "$rc" 2 "bench --runs 0: exit 2"
+assert_eq "$rc" 2 "bench --runs 0: exit 2"
 run "$TP" --sim bench --runs 2
-check "$rc" 2 "bench without COMMAND: exit 2"
-check_match "$err" "^thermpress: bench: missing -- COMMAND" "bench without COMMAND: message"
+assert_eq "$rc" 2 "bench without COMMAND: exit 2"
+assert_lines_match "$err" "^thermpress: bench: missing -- COMMAND" "bench without COMMAND: message"
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -411,7 +411,7 @@ static void test_play_restores(void **state)
 	assert_true(snap.cpus[4].avg_pressure > 0);	/* it was capped for a while */
 	tp_snapshot_release(&snap);
 
-	volatile int stop = 1;
+	volatile sig_atomic_t stop = 1;
 	o.stop = &stop;
 	assert_int_equal(tp_profile_play(src, &p, &o, &err), 0);
 	take(src, &snap);

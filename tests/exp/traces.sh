@@ -1,27 +1,9 @@
 #!/usr/bin/env bash
 # Trace reading end to end (docs/experiments.md, "Columns", "Reading rules"): every value
 # in its range or FILE:LINE, exit 2 and nothing written; strings survive record -> replay.
-set -euo pipefail
-
-: "${THERMPRESS:?THERMPRESS must name the built thermpress binary}"
-TP=$THERMPRESS
-checks=0
-failures=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../e2e/lib.sh"
+RUN_TIMEOUT=60	# a trace that replays forever fails instead of hanging
 cd "$tmp"
-
-pass() { checks=$((checks + 1)); echo "ok $checks - $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "not ok $checks - $*"; }
-run() {
-	set +e
-	timeout 60 "$@" >"$tmp/.out" 2>"$tmp/.err" </dev/null
-	rc=$?
-	set -e
-	out=$(cat "$tmp/.out")
-	err=$(cat "$tmp/.err")
-}
-check() { if [ "$1" = "$2" ]; then pass "$3"; else fail "$3: got '$1', expected '$2'"; fi; }
 
 HDR=time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,avg_pressure,backend,decay_ms
 # out of range: exit 2, FILE:LINE, no output file (a CPU of -1 overflowed a buffer, a time of
@@ -29,8 +11,8 @@ HDR=time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,avg_pressure,
 bad_row() { # NAME ROW MESSAGE
 	printf '%s\n' "$HDR" "0,0,462,1844000,1844000,0,0,pelt,32" "$2" >"$1.csv"
 	run "$TP" replay "$1.csv" --backends instant,pelt:32 -o "$1-out.csv"
-	check "$rc" 2 "$1: exit 2"
-	check "$err" "thermpress: $1.csv:3: $3" "$1: message"
+	assert_eq "$rc" 2 "$1: exit 2"
+	assert_eq "$err" "thermpress: $1.csv:3: $3" "$1: message"
 	if [ -e "$1-out.csv" ]; then fail "$1: wrote the output"; else pass "$1: nothing written"; fi
 }
 bad_row cpu-minus-one "10000000,-1,462,1844000,922000,512,0,pelt,32" "cpu -1 is out of range (0..8191)"
@@ -46,7 +28,7 @@ bad_row capacity-zero "10000000,0,0,1844000,922000,5,0,pelt,32" \
 
 # ---- strings round trip: what record writes, replay reads back ----------------------------
 run "$TP" --sim --virtual-clock record --duration 300ms --format jsonl -o t.jsonl
-check "$rc" 0 "record jsonl: exit 0"
+assert_eq "$rc" 0 "record jsonl: exit 0"
 # the same trace with every string character escaped (\u0064 is d): decoded, the recorded
 # backend is recognised and reproduced exactly
 python3 - <<'PY'
@@ -65,11 +47,11 @@ PY
 run "$TP" replay t.jsonl --backends pelt:32,decay:125 --json
 plain=$out
 run "$TP" replay esc.jsonl --backends pelt:32,decay:125 --json
-check "$rc" 0 "replay escaped jsonl: exit 0"
-check "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]])')" \
+assert_eq "$rc" 0 "replay escaped jsonl: exit 0"
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]])')" \
 	"$(printf '%s\n' "$plain" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]])')" \
 	"replay escaped jsonl: the same exactness as the plain trace"
-check "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]].count(True))')" \
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]].count(True))')" \
 	1 "replay escaped jsonl: the recorded backend reproduced exactly"
 # CSV: quoted fields (RFC 4180) for a backend of an unknown name with commas and quotes
 python3 - <<'PY'
@@ -81,8 +63,8 @@ w.writerow([20000000, 0, 512, 'my,"odd"\nbackend', 10])
 w.writerow([40000000, 0, 512, "-", 10])
 PY
 run "$TP" replay q.csv --backends instant
-check "$rc" 0 "replay quoted CSV: exit 0"
-check "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 250 Hz; pressure 10.240 capacity-s" \
+assert_eq "$rc" 0 "replay quoted CSV: exit 0"
+assert_eq "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 250 Hz; pressure 10.240 capacity-s" \
 	"replay quoted CSV: every row read"
 
 # ---- streaming: memory does not grow with the trace; a span over the limit is refused ---------
@@ -90,51 +72,50 @@ check "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 250 H
 awk 'BEGIN { print "time_ns,cpu,pressure"
 	for (i = 0; i < 125000; i++) for (c = 0; c < 8; c++)
 		printf "%.0f,%d,%d\n", 10000000000 + i * 10000000, c, (int(i / 100) * 37 + c * 101) % 1025 }' >big.csv
+# small_rss DESCRIPTION ARGS...: thermpress ARGS exits 0 with a peak RSS of at most 64 MB
+small_rss() {
+	local desc=$1 kb
+	shift
+	set +e
+	/usr/bin/time -f %M -o rss.txt "$TP" "$@" >/dev/null 2>&1
+	rc=$?
+	set -e
+	assert_eq "$rc" 0 "$desc: exit 0"
+	kb=$(tail -1 rss.txt)
+	if [ "$kb" -le 65536 ]; then pass "$desc: peak RSS $kb kB <= 64 MB"
+	else fail "$desc: peak RSS $kb kB > 64 MB"; fi
+}
 if [ -x /usr/bin/time ]; then
-	set +e
-	/usr/bin/time -f %M -o rss.txt "$TP" replay big.csv --backends instant,pelt:32,decay:250 >big.out 2>/dev/null
-	rc=$?
-	set -e
-	check "$rc" 0 "replay a 1 M row trace: exit 0"
-	kb=$(tail -1 rss.txt)
-	if [ "$kb" -le 65536 ]; then pass "replay a 1 M row trace: peak RSS $kb kB <= 64 MB"
-	else fail "replay a 1 M row trace: peak RSS $kb kB > 64 MB"; fi
+	small_rss "replay a 1 M row trace" replay big.csv --backends instant,pelt:32,decay:250
 	head -240001 big.csv >mid.csv
-	set +e
-	/usr/bin/time -f %M -o rss.txt "$TP" replay mid.csv --backends instant,pelt:32,decay:250 -o mid-out.csv >/dev/null 2>&1
-	rc=$?
-	set -e
-	check "$rc" 0 "replay -o of 240 000 rows: exit 0"
-	kb=$(tail -1 rss.txt)
-	if [ "$kb" -le 65536 ]; then pass "replay -o of 240 000 rows: peak RSS $kb kB <= 64 MB"
-	else fail "replay -o of 240 000 rows: peak RSS $kb kB > 64 MB"; fi
+	small_rss "replay -o of 240 000 rows" replay mid.csv --backends instant,pelt:32,decay:250 \
+		-o mid-out.csv
 	# the rows in order: backend by backend, CPU by CPU, in time
-	check "$(awk -F, 'NR > 1 { k = $3 ":" $4 " " $2; if (k != last) { print k; last = k } }' mid-out.csv | tr '\n' ' ')" \
+	assert_eq "$(awk -F, 'NR > 1 { k = $3 ":" $4 " " $2; if (k != last) { print k; last = k } }' mid-out.csv | tr '\n' ' ')" \
 		"instant:0 0 instant:0 1 instant:0 2 instant:0 3 instant:0 4 instant:0 5 instant:0 6 instant:0 7 pelt:32 0 pelt:32 1 pelt:32 2 pelt:32 3 pelt:32 4 pelt:32 5 pelt:32 6 pelt:32 7 decay:250 0 decay:250 1 decay:250 2 decay:250 3 decay:250 4 decay:250 5 decay:250 6 decay:250 7 " \
 		"replay -o: rows grouped by backend, then CPU"
 else
 	echo "# skipped the memory checks: no /usr/bin/time (bash scripts/deps.sh)"
 fi
 # standard input replays like the file
-check "$(head -2001 big.csv | "$TP" replay - --backends pelt:32 -o - | md5sum)" \
+assert_eq "$(head -2001 big.csv | "$TP" replay - --backends pelt:32 -o - | md5sum)" \
 	"$(head -2001 big.csv >small.csv; "$TP" replay small.csv --backends pelt:32 -o - | md5sum)" \
 	"replay - (a pipe): the same rows as the file"
 
 printf '%s\n' "time_ns,cpu,pressure" "0,0,5" "9000000000000000000,0,6" >long.csv
 run "$TP" replay long.csv --backends instant -o never.csv
-check "$rc" 2 "replay a span over the tick limit: exit 2"
-check "$err" "thermpress: long.csv: the trace spans at least 9000000000.000 s from its first tick, more than the limit of 100000000 ticks per CPU at 250 Hz" \
+assert_eq "$rc" 2 "replay a span over the tick limit: exit 2"
+assert_eq "$err" "thermpress: long.csv: the trace spans at least 9000000000.000 s from its first tick, more than the limit of 100000000 ticks per CPU at 250 Hz" \
 	"replay a span over the tick limit: names the span and the limit"
 if [ -e never.csv ]; then fail "replay a span over the limit: wrote the output"; else pass "replay a span over the limit: nothing written"; fi
 run "$TP" replay long.csv --backends instant --plot never.svg
-check "$rc" 2 "replay --plot a span over the tick limit: exit 2 before replaying"
-check "$err" "thermpress: long.csv: the trace spans 9000000000.000 s, 2250000000001 ticks per CPU at 250 Hz: more than the limit of 100000000" \
+assert_eq "$rc" 2 "replay --plot a span over the tick limit: exit 2 before replaying"
+assert_eq "$err" "thermpress: long.csv: the trace spans 9000000000.000 s, 2250000000001 ticks per CPU at 250 Hz: more than the limit of 100000000" \
 	"replay --plot a span over the tick limit: names the span and the limit"
 # a row earlier than the first (another CPU) and no state start: the state starts at the earliest
 printf '%s\n' "time_ns,cpu,pressure" "20000000,1,5" "10000000,0,0" "30000000,1,500" "45000000,0,800" >early.csv
 run "$TP" replay early.csv --backends pelt:32 --json
-check "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["rows"], d["backends"][0]["ticks"])')" \
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["rows"], d["backends"][0]["ticks"])')" \
 	"4 18" "replay: a row earlier than the first moves the state start (ticks from 12 ms to 44 ms on both CPUs)"
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

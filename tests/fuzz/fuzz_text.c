@@ -20,52 +20,7 @@
 #include <json-c/json.h>
 #include <thermpress/text.h>
 
-/* Strict UTF-8 (Unicode table 3-7), written independently of tp_utf8_next. */
-static int valid_utf8(const unsigned char *u, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		unsigned c = u[i];
-		size_t len;
-		uint32_t v, min;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			len = 2; v = c & 0x1f; min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			len = 3; v = c & 0x0f; min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			len = 4; v = c & 0x07; min = 0x10000;
-		} else {
-			return 0;
-		}
-		if (i + len > n)
-			return 0;
-		for (size_t k = 1; k < len; k++) {
-			if ((u[i + k] & 0xc0) != 0x80)
-				return 0;
-			v = v << 6 | (u[i + k] & 0x3f);
-		}
-		if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			return 0;
-		i += len;
-	}
-	return 1;
-}
-
-/* No C0 (but newline when allowed), DEL, or C1 as U+0080..U+009F. */
-static int no_controls(const unsigned char *u, size_t n, int newline_ok)
-{
-	for (size_t i = 0; i < n; i++) {
-		if ((u[i] < 0x20 && !(newline_ok && u[i] == '\n')) || u[i] == 0x7f)
-			return 0;
-		if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)
-			return 0;
-	}
-	return 1;
-}
+#include "utf8_check.h"
 
 static size_t count_units(const char *s, size_t n)
 {

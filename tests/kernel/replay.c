@@ -6,7 +6,8 @@
  *
  *  - through the thermpress backend plugins, loaded with the library's plugin
  *    loader (tp_plugins_load, tp_avg_*), when built with -DTP_WITH_LIBRARY;
- *  - always through the reference implementation of docs/algorithms.md below.
+ *  - always through the test reference of docs/algorithms.md,
+ *    tests/support/reference_avg.h.
  *
  * usage: tp-replay [--plugins DIR] LOG...
  *        tp-replay --selftest
@@ -24,52 +25,16 @@
 #include <thermpress/thermpress.h>
 #endif
 
-/* ---- reference: docs/algorithms.md ---------------------------------------- */
+#include "reference_avg.h"
 
-#define LOAD_AVG_PERIOD 32
-#define LOAD_AVG_MAX 47742
-
-static const uint32_t runnable_avg_yN_inv[] = {
-	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
-	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
-	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
-	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
-	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
-	0x85aac367, 0x82cd8698,
-};
-
-static uint64_t decay_load(uint64_t val, uint64_t n)
-{
-	if (n > LOAD_AVG_PERIOD * 63)
-		return 0;
-	if (n >= LOAD_AVG_PERIOD) {
-		val >>= n / LOAD_AVG_PERIOD;
-		n %= LOAD_AVG_PERIOD;
-	}
-	return (uint64_t)(((unsigned __int128)val * runnable_avg_yN_inv[n]) >> 32);
-}
-
-static uint32_t segments(uint64_t periods, uint32_t d1, uint32_t d3)
-{
-	uint32_t c1, c2, c3 = d3;
-
-	c1 = (uint32_t)decay_load((uint64_t)d1, periods);
-	c2 = LOAD_AVG_MAX - (uint32_t)decay_load(LOAD_AVG_MAX, periods) - 1024;
-	return c1 + c2 + c3;
-}
+/* ---- reference: docs/algorithms.md (tests/support/reference_avg.h) --------- */
 
 enum { B_INSTANT, B_PELT, B_DECAY };
 
 struct ref {
 	int backend;
-	unsigned int shift;
-	uint64_t period;
-	/* pelt */
-	uint64_t last, load_sum, load_avg;
-	uint32_t period_contrib;
-	/* decay */
-	bool started;
-	uint64_t old, acc, win_start, dlast, raw;
+	struct ref_pelt pelt;
+	struct ref_decay decay;
 };
 
 static int ref_reset(struct ref *r, const char *backend, uint64_t decay_ms, uint64_t now)
@@ -81,91 +46,25 @@ static int ref_reset(struct ref *r, const char *backend, uint64_t decay_ms, uint
 	}
 	if (!strcmp(backend, "pelt")) {
 		r->backend = B_PELT;
-		for (r->shift = 0; r->shift <= 10; r->shift++)
-			if ((32ull << r->shift) == decay_ms)
-				break;
-		if (r->shift > 10)
-			return -1;
-		r->last = now >> r->shift;
-		return 0;
+		return ref_pelt_reset(&r->pelt, decay_ms, now);
 	}
 	if (!strcmp(backend, "decay")) {
 		r->backend = B_DECAY;
 		if (decay_ms < 1 || decay_ms > 10000)
 			return -1;
-		r->period = decay_ms * 1000000ull;
+		ref_decay_reset(&r->decay, decay_ms);
 		return 0;
 	}
 	return -1;
-}
-
-static uint64_t ref_pelt(struct ref *r, uint64_t now, uint64_t p)
-{
-	uint64_t delta, periods;
-	uint32_t contrib;
-
-	now >>= r->shift;
-	delta = now - r->last;
-	if ((int64_t)delta < 0) {
-		r->last = now;
-		return r->load_avg;
-	}
-	delta >>= 10;
-	if (!delta)
-		return r->load_avg;
-	r->last += delta << 10;
-
-	contrib = (uint32_t)delta;
-	delta += r->period_contrib;
-	periods = delta / 1024;
-	if (periods) {
-		r->load_sum = decay_load(r->load_sum, periods);
-		delta %= 1024;
-		if (p)
-			contrib = segments(periods, 1024 - r->period_contrib, (uint32_t)delta);
-	}
-	r->period_contrib = (uint32_t)delta;
-	if (p)
-		r->load_sum += p * contrib;
-	if (periods)
-		r->load_avg = r->load_sum / (LOAD_AVG_MAX - 1024 + r->period_contrib);
-	return r->load_avg;
-}
-
-static void ref_advance(struct ref *r, uint64_t t)
-{
-	r->acc += r->raw * (t - r->dlast);
-	r->dlast = t;
-}
-
-static uint64_t ref_decay(struct ref *r, uint64_t now, uint64_t p)
-{
-	uint64_t d = r->period;
-
-	if (!r->started) {
-		r->started = true;
-		r->win_start = r->dlast = now;
-		r->old = r->acc = r->raw = 0;
-	}
-	/* one window at a time, no shortcut: the definition itself */
-	while (now >= r->win_start + d) {
-		ref_advance(r, r->win_start + d);
-		r->old = (r->old * d + r->acc) / (2 * d);
-		r->acc = 0;
-		r->win_start += d;
-	}
-	ref_advance(r, now);
-	r->raw = p;
-	return (r->old * d + r->acc) / (d + (now - r->win_start));
 }
 
 static uint64_t ref_update(struct ref *r, uint64_t now, uint64_t p)
 {
 	switch (r->backend) {
 	case B_PELT:
-		return ref_pelt(r, now, p);
+		return ref_pelt_update(&r->pelt, now, p);
 	case B_DECAY:
-		return ref_decay(r, now, p);
+		return ref_decay_update(&r->decay, now, p);
 	default:
 		return p;
 	}

@@ -2,8 +2,8 @@
 /*
  * The three backend plugins against the definitions of docs/algorithms.md: the
  * kernel's PELT check values, edge cases, and long random timelines compared with
- * plain reference implementations written here from the definitions (no fast
- * paths, no shared code with the plugins).
+ * the test reference, tests/support/reference_avg.h (written from the definitions:
+ * no fast paths, no shared code with the plugins).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include <thermpress/thermpress.h>
+
+#include "reference_avg.h"
 
 #define MS 1000000ull
 
@@ -44,117 +46,6 @@ static uint64_t rng(void)
 static uint64_t rng_below(uint64_t n)
 {
 	return rng() % n;
-}
-
-/* ---- reference pelt: a plain transcription of the definition ---------------- */
-
-static const uint32_t ref_yN_inv[32] = {
-	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6, 0xe0ccdeeb, 0xdbfbb796,
-	0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85, 0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46,
-	0xb504f333, 0xb123f581, 0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
-	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
-};
-
-struct ref_pelt {
-	unsigned shift;
-	uint64_t last, sum, avg;
-	uint64_t contrib;
-};
-
-/* floor(v * m / 2^32) from two 32x32 products instead of a 128-bit one */
-static uint64_t ref_mul_shr32(uint64_t v, uint32_t m)
-{
-	uint64_t hi = (v >> 32) * m, lo = (v & 0xffffffffu) * m;
-
-	return hi + (lo >> 32);
-}
-
-static uint64_t ref_decay_load(uint64_t v, uint64_t n)
-{
-	if (n > 32 * 63)
-		return 0;
-	/* one halving per whole half-life */
-	while (n >= 32) {
-		v >>= 1;
-		n -= 32;
-	}
-	return ref_mul_shr32(v, ref_yN_inv[n]);
-}
-
-static void ref_pelt_reset(struct ref_pelt *r, uint32_t decay_ms, uint64_t now)
-{
-	unsigned shift = 0;
-
-	while ((32u << shift) != decay_ms)
-		shift++;
-	memset(r, 0, sizeof(*r));
-	r->shift = shift;
-	r->last = now >> shift;
-}
-
-static uint64_t ref_pelt_update(struct ref_pelt *r, uint64_t now_ns, uint64_t p)
-{
-	uint64_t now = now_ns >> r->shift;
-	uint64_t delta, periods, contrib;
-
-	if (now < r->last) {
-		r->last = now;
-		return r->avg;
-	}
-	delta = (now - r->last) / 1024;
-	if (delta == 0)
-		return r->avg;
-	r->last += delta * 1024;
-	contrib = delta;
-	delta += r->contrib;
-	periods = delta / 1024;
-	if (periods > 0) {
-		r->sum = ref_decay_load(r->sum, periods);
-		delta = delta % 1024;
-		if (p != 0)
-			contrib = ref_decay_load(1024 - r->contrib, periods) +
-				  (47742 - ref_decay_load(47742, periods) - 1024) + delta;
-	}
-	r->contrib = delta;
-	if (p != 0)
-		r->sum += p * contrib;
-	if (periods > 0)
-		r->avg = r->sum / (47742 - 1024 + r->contrib);
-	return r->avg;
-}
-
-/* ---- reference decay: every window one by one ------------------------------- */
-
-struct ref_decay {
-	uint64_t d, old, acc, win_start, last, raw;
-	int started;
-};
-
-static void ref_decay_reset(struct ref_decay *r, uint32_t decay_ms)
-{
-	memset(r, 0, sizeof(*r));
-	r->d = decay_ms * MS;
-}
-
-static uint64_t ref_decay_update(struct ref_decay *r, uint64_t now, uint64_t p)
-{
-	if (!r->started) {
-		r->started = 1;
-		r->win_start = r->last = now;
-	}
-	if (now < r->last)
-		now = r->last;
-	while (now >= r->win_start + r->d) {
-		r->acc += r->raw * (r->win_start + r->d - r->last);
-		r->last = r->win_start + r->d;
-		r->old = (r->old * r->d + r->acc) / (2 * r->d);
-		r->acc = 0;
-		r->win_start += r->d;
-	}
-	r->acc += r->raw * (now - r->last);
-	r->last = now;
-	r->raw = p;
-	return (r->old * r->d + r->acc) / (r->d + (now - r->win_start));
 }
 
 /* ---- helpers ---------------------------------------------------------------- */

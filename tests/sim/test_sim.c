@@ -65,6 +65,15 @@ static char *read_file(struct tp_source *src, const char *name)
 	return text;
 }
 
+/* The file name reads exactly want. */
+static void assert_file(struct tp_source *src, const char *name, const char *want)
+{
+	char *text = read_file(src, name);
+
+	assert_string_equal(text, want);
+	free(text);
+}
+
 static int write_file(struct tp_source *src, const char *name, const char *value)
 {
 	struct tp_error err = { 0 };
@@ -131,9 +140,7 @@ static void test_hikey960(void **state)
 	char *t = read_file(src, "sim_preset");
 	assert_string_equal(t, "hikey960\n");
 	free(t);
-	t = read_file(src, "sim_clock");
-	assert_string_equal(t, "virtual\n");
-	free(t);
+	assert_file(src, "sim_clock", "virtual\n");
 	tp_snapshot_release(&s);
 	tp_source_close(src);
 }
@@ -286,11 +293,8 @@ static void test_backend_switching(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 250, true, NULL);
 	struct tp_snapshot s = { 0 };
-	char *t;
 
-	t = read_file(src, "backend");
-	assert_string_equal(t, "instant [pelt] decay\n");
-	free(t);
+	assert_file(src, "backend", "instant [pelt] decay\n");
 	cap(src, "4-7", 1181000);
 	advance(src, 100 * MS);
 	take(src, &s);
@@ -304,30 +308,20 @@ static void test_backend_switching(void **state)
 
 	/* pelt rounds to the nearest 32 << shift, a tie to the smaller */
 	assert_int_equal(write_file(src, "decay_ms", "100"), 0);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "128\n");
-	free(t);
+	assert_file(src, "decay_ms", "128\n");
 	take(src, &s);
 	assert_int_equal(s.cpus[4].avg_pressure, 0);	/* reset */
 	assert_int_equal(write_file(src, "decay_ms", "96"), 0);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "64\n");
-	free(t);
+	assert_file(src, "decay_ms", "64\n");
 
 	/* each backend keeps its own period */
 	assert_int_equal(write_file(src, "backend", "decay"), 0);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "250\n");
-	free(t);
+	assert_file(src, "decay_ms", "250\n");
 	assert_int_equal(write_file(src, "decay_ms", "125\n"), 0);
 	assert_int_equal(write_file(src, "backend", "pelt"), 0);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "64\n");
-	free(t);
+	assert_file(src, "decay_ms", "64\n");
 	assert_int_equal(write_file(src, "backend", "decay"), 0);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "125\n");
-	free(t);
+	assert_file(src, "decay_ms", "125\n");
 
 	/* decay updates at the change too */
 	take(src, &s);
@@ -339,12 +333,8 @@ static void test_backend_switching(void **state)
 
 	/* instant: the average follows the pressure at once */
 	assert_int_equal(write_file(src, "backend", "instant"), 0);
-	t = read_file(src, "backend");
-	assert_string_equal(t, "[instant] pelt decay\n");
-	free(t);
-	t = read_file(src, "decay_ms");
-	assert_string_equal(t, "0\n");
-	free(t);
+	assert_file(src, "backend", "[instant] pelt decay\n");
+	assert_file(src, "decay_ms", "0\n");
 	cap(src, "5", 1181000);
 	take(src, &s);
 	assert_int_equal(s.cpus[5].avg_pressure, 512);
@@ -471,14 +461,10 @@ static void test_log(void **state)
 	struct tp_error err = { 0 };
 	int resets = 0, updates = 0;
 
-	t = read_file(src, "log_cpu");
-	assert_string_equal(t, "-1\n");
-	free(t);
+	assert_file(src, "log_cpu", "-1\n");
 	advance(src, 10 * MS);
 	assert_int_equal(write_file(src, "log_cpu", "6\n"), 0);
-	t = read_file(src, "log_cpu");
-	assert_string_equal(t, "6\n");
-	free(t);
+	assert_file(src, "log_cpu", "6\n");
 	cap(src, "6", 1500000);
 	advance(src, 50 * MS);
 	assert_int_equal(write_file(src, "backend", "decay"), 0);
@@ -516,9 +502,7 @@ static void test_log(void **state)
 
 	/* stopping keeps what was logged */
 	assert_int_equal(write_file(src, "log_cpu", "-1"), 0);
-	t = read_file(src, "log_cpu");
-	assert_string_equal(t, "-1\n");
-	free(t);
+	assert_file(src, "log_cpu", "-1\n");
 	tp_source_close(src);
 }
 
@@ -567,12 +551,8 @@ static void test_stats_file(void **state)
 	assert_int_equal(tp_abi_parse_stats(t, len, &s, &err), 0);
 	assert_int_equal(s.cpus[7].avg_pressure, 247);
 	free(t);
-	t = read_file(src, "version");
-	assert_string_equal(t, "1\n");
-	free(t);
-	t = read_file(src, "hz");
-	assert_string_equal(t, "250\n");
-	free(t);
+	assert_file(src, "version", "1\n");
+	assert_file(src, "hz", "250\n");
 	tp_snapshot_release(&s);
 	tp_source_close(src);
 }

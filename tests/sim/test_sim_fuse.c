@@ -25,7 +25,7 @@
 static char mnt[64];
 static char dir[256];
 static struct tp_source *src;
-static volatile int stop;
+static volatile sig_atomic_t stop;
 static pthread_t server;
 static int serve_rc = 1;
 static volatile int serve_done;
@@ -317,7 +317,7 @@ static void test_patched_source_reads_it(void **state)
 /* A second serve of the same simulator on a mountpoint that does not exist. */
 static void test_serve_errors(void **state)
 {
-	volatile int never = 0;
+	volatile sig_atomic_t never = 0;
 	struct tp_error err = { 0 };
 	int r = tp_sim_serve(src, "/nonexistent-thermpress-mountpoint", &never, &err);
 

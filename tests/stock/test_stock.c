@@ -308,19 +308,7 @@ static void test_killed_capper_restored(void **state)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct tp_source *src;
-		struct tp_cpuset set;
-		struct tp_cap_value v = { TP_CAP_KHZ, 600000 };
-
-		if (open_stock(f->root, TP_SOURCE_STOCK, &src, NULL) != 0)
-			_exit(2);
-		cpus_of(&set, 0, 5);
-		if (tp_cap_set(src, &set, &v, NULL) != 0)
-			_exit(3);
-		tp_stock_set_cap_method(src, TP_STOCK_CAP_COOLING_DEVICE, NULL);
-		cpus_of(&set, 4, 5);
-		if (tp_cap_set(src, &set, &v, NULL) != 0)
-			_exit(4);
+		child_cap_both_ways(f->root, 5, 600000);
 		raise(SIGKILL);
 		_exit(5);
 	}
@@ -373,49 +361,13 @@ static void test_permission_denied(void **state)
 {
 	struct fx *f = *state;
 	struct passwd *pw = getpwnam("nobody");
-	char dir[PATH_MAX], cmd[3 * PATH_MAX + 128];
-	int status;
-	pid_t pid;
 
 	if (geteuid() != 0 || !pw) {
 		skip();
 		return;
 	}
-	/* the user's own private state directory (a shared one would be refused) */
-	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s' && mkdir -m 700 '%s/userstate' && chown nobody '%s/userstate'",
-		 f->root, f->root, f->root);
-	assert_int_equal(system(cmd), 0);
-	snprintf(dir, sizeof(dir), "%s/userstate", f->root);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct tp_source *src;
-		struct tp_cpuset set;
-		struct tp_cap_value v = { TP_CAP_KHZ, 600000 };
-		struct tp_error err = { 0 };
-		struct tp_snapshot snap = { 0 };
-
-		setenv("THERMPRESS_STATE_DIR", dir, 1);
-		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
-			_exit(10);
-		if (open_stock(f->root, TP_SOURCE_STOCK, &src, &err) != 0)
-			_exit(11);
-		if (tp_snapshot_take(src, &snap, &err) != 0)	/* reading works as a user */
-			_exit(12);
-		tp_snapshot_release(&snap);
-		cpus_of(&set, 0, 3);
-		if (tp_cap_set(src, &set, &v, &err) != -EACCES)
-			_exit(13);
-		if (!strstr(err.msg, "Permission denied") || !strstr(err.msg, "needs root")) {
-			fprintf(stderr, "message: %s\n", err.msg);
-			_exit(14);
-		}
-		tp_source_close(src);
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(cap_refused_as_user(pw, f->root, f->root, 600000, "Permission denied",
+					     "needs root", NULL), 0);
 	assert_int_equal(read_num(f->root, LITTLE_MAX), 1416000);
 	/* the record of the refused write was dropped again */
 	assert_false(exists(f->root, "userstate/caps.state"));

@@ -147,64 +147,36 @@ static void test_cap_and_clear_through_libcpupower(void **state)
 	(void)state;
 }
 
+/* A user cannot load BPF: the kernel's average is estimated, and the line says why. */
+static int bpf_refused_to_user(struct tp_source *src)
+{
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	int bad;
+
+	if (!TP_TEST_HAVE_BPF || access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		return 0;
+	if (tp_stock_describe(src, &info, &err) != 0)
+		return -1;
+	bad = info.kernel_avg_read || !strstr(info.kernel_avg,
+		"Operation not permitted (loading BPF needs root, or CAP_BPF and CAP_PERFMON)); estimated");
+	if (bad)
+		fprintf(stderr, "kernel_avg: %s\n", info.kernel_avg);
+	tp_stock_info_release(&info);
+	return bad ? -1 : 0;
+}
+
 /* libcpupower says -ENODEV for a refused write; the message must say why. */
 static void test_permission_through_libcpupower(void **state)
 {
 	struct passwd *pw = getpwnam("nobody");
-	char cmd[3 * PATH_MAX + 128];
-	int status;
-	pid_t pid;
 
 	if (!pw) {
 		skip();
 		return;
 	}
-	/* the user's own state directory: a shared one would be refused before the write */
-	snprintf(cmd, sizeof(cmd), "chmod -R a+rX '%s' && mkdir -m 700 '%s/userstate' && chown nobody '%s/userstate'",
-		 tree, tree, tree);
-	assert_int_equal(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s/userstate", tree);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct tp_source *src;
-		struct tp_cpuset set;
-		struct tp_cap_value v = { TP_CAP_KHZ, 1008000 };
-		struct tp_error err = { 0 };
-		struct tp_snapshot snap = { 0 };
-
-		setenv("THERMPRESS_STATE_DIR", cmd, 1);
-		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
-			_exit(10);
-		if (open_stock("/", TP_SOURCE_STOCK, &src, &err) != 0)
-			_exit(11);
-		if (tp_snapshot_take(src, &snap, &err) != 0)
-			_exit(12);
-		tp_snapshot_release(&snap);
-		/* a user cannot load BPF: the kernel's average is estimated, and the line says why */
-		if (TP_TEST_HAVE_BPF && access("/sys/kernel/btf/vmlinux", R_OK) == 0) {
-			struct tp_stock_info info;
-
-			if (tp_stock_describe(src, &info, &err) != 0)
-				_exit(14);
-			if (info.kernel_avg_read || !strstr(info.kernel_avg,
-					"Operation not permitted (loading BPF needs root, or CAP_BPF and CAP_PERFMON)); estimated")) {
-				fprintf(stderr, "kernel_avg: %s\n", info.kernel_avg);
-				_exit(15);
-			}
-			tp_stock_info_release(&info);
-		}
-		cpus_of(&set, 0, 3);
-		if (tp_cap_set(src, &set, &v, &err) != -EACCES || !strstr(err.msg, "needs root")) {
-			fprintf(stderr, "message: %s\n", err.msg);
-			_exit(13);
-		}
-		tp_source_close(src);
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(cap_refused_as_user(pw, tree, "/", 1008000, "needs root", "",
+					     bpf_refused_to_user), 0);
 	assert_int_equal(sys_num(SYS_LITTLE_MAX), 1416000);
 	(void)state;
 }
@@ -220,21 +192,11 @@ static void on_signal(int sig)
 static void capping_child(int ready_fd, bool restore_on_signal)
 {
 	struct tp_source *src;
-	struct tp_cpuset set;
-	struct tp_cap_value v = { TP_CAP_KHZ, 1008000 };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (open_stock("/", TP_SOURCE_STOCK, &src, NULL) != 0)
-		_exit(2);
-	cpus_of(&set, 0, 3);
-	if (tp_cap_set(src, &set, &v, NULL) != 0)
-		_exit(3);
-	tp_stock_set_cap_method(src, TP_STOCK_CAP_COOLING_DEVICE, NULL);
-	cpus_of(&set, 4, 5);
-	if (tp_cap_set(src, &set, &v, NULL) != 0)
-		_exit(4);
+	src = child_cap_both_ways("/", 3, 1008000);
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(5);
 	while (!stop)

@@ -6,20 +6,8 @@
 # the terminal (tmux pipe-pane records what top writes).
 . "$(dirname "$0")/lib.sh"
 
-PD=$TMPD/root/sys/kernel/debug/sched/thermal_pressure
-mkdir -p "$PD"
-echo 1 >"$PD/version"
-echo 'instant [pelt] decay' >"$PD/backend"
-echo 32 >"$PD/decay_ms"
-echo 250 >"$PD/hz"
-: >"$PD/inject"
-{
-	printf 'version 1\ntime_ns 10004000000\nbackend pelt\ndecay_ms 32\nhz 250\nnr_cpus 4\n'
-	printf 'domain 0 lit\xfftle\xc2\x9d2;PWNED\xc2\x9c\xc2\x9b\x80\ndomain 1 big\n'
-	printf 'cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n'
-	printf '0 1 0 462 1844000 1844000 0 0 462\n1 1 0 462 1844000 1844000 0 0 462\n'
-	printf '2 1 1 1024 2362000 1181000 512 247 777\n3 1 1 1024 2362000 1181000 512 247 777\n'
-} >"$PD/stats"
+. "$(dirname "$0")/../support/patched_tree.sh"
+patched_tree "$TMPD/root" "$(printf 'lit\xfftle\xc2\x9d2;PWNED\xc2\x9c\xc2\x9b\x80')"
 FFFD=$(printf '\357\277\275')
 
 start_shell 120 30

@@ -3,7 +3,8 @@
  * tp_text_terminal and tp_text_json (thermpress/text.h): valid UTF-8 passes unchanged,
  * every ill-formed form is one U+FFFD per maximal subpart, control characters are
  * replaced (terminal) or escaped (JSON), and the output is always valid UTF-8 (checked
- * by a validator written here from the Unicode table, not by the decoder under test).
+ * by the validator of tests/support/utf8_check.h, written from the Unicode table, not
+ * by the decoder under test).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,58 +17,9 @@
 
 #include <thermpress/text.h>
 
+#include "utf8_check.h"
+
 #define R TP_UTF8_REPLACEMENT
-
-/* Strict UTF-8 (Unicode table 3-7): 1 when s[0..n) is well formed. */
-static int valid_utf8(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n;) {
-		unsigned c = u[i];
-		size_t len;
-		uint32_t v, min;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			len = 2; v = c & 0x1f; min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			len = 3; v = c & 0x0f; min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			len = 4; v = c & 0x07; min = 0x10000;
-		} else {
-			return 0;
-		}
-		if (i + len > n)
-			return 0;
-		for (size_t k = 1; k < len; k++) {
-			if ((u[i + k] & 0xc0) != 0x80)
-				return 0;
-			v = v << 6 | (u[i + k] & 0x3f);
-		}
-		if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			return 0;
-		i += len;
-	}
-	return 1;
-}
-
-/* No C0 (but newline when allowed), DEL or C1 (as U+0080..U+009F, c2 80..c2 9f). */
-static int no_controls(const char *s, size_t n, int newline_ok)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n; i++) {
-		if ((u[i] < 0x20 && !(newline_ok && u[i] == '\n')) || u[i] == 0x7f)
-			return 0;
-		if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)
-			return 0;
-	}
-	return 1;
-}
 
 static char *term(const char *s, size_t n, unsigned flags)
 {

@@ -294,10 +294,10 @@ int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err);
 
 struct tp_play_options {
 	bool virtual_clock;		/* advance the source's clock instead of sleeping */
-	volatile int *stop;		/* nonzero: stop early (and restore); may be NULL */
+	volatile sig_atomic_t *stop;	/* nonzero: stop early (and restore); may be NULL */
 	/* May be NULL.  Else, after the last step, keep the caps until *hold is nonzero
 	 * (or *stop), polling in real time, then restore; *hold does not cut steps short. */
-	volatile int *hold;
+	volatile sig_atomic_t *hold;
 	/* Called after each step is applied (may be NULL). */
 	void (*on_step)(void *arg, const struct tp_profile_step *step);
 	void *arg;

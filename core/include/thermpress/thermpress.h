@@ -12,6 +12,7 @@
 #ifndef THERMPRESS_H
 #define THERMPRESS_H
 
+#include <signal.h>	/* sig_atomic_t: the stop flags */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -269,7 +270,7 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err);
  * *stop becomes nonzero or the filesystem is unmounted.  Returns -ENOTSUP with a
  * reason when FUSE cannot be used here.
  */
-int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
+int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,
 		 struct tp_error *err);
 
 /* ---- Plugins --------------------------------------------------------------- */
