@@ -14,7 +14,6 @@
 #include "exp_util.h"
 
 #define DEFAULT_BACKENDS "instant,pelt:32,pelt:128,decay:125,decay:250,decay:500"
-#define PROFILE_START_NS 10000000000ull	/* the simulator's t0 */
 #define PROFILE_TAIL_NS 1000000000ull
 #define USAGE "replay FILE [--backends LIST] [--hz N] [-o OUT.csv] [--plot FILE.svg] " \
 	      "[--plot-cpu N] [--json]"
@@ -216,11 +215,11 @@ static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 static bool input_is_trace(FILE *fp)
 {
 	char head[4096];
+	enum tp_trace_format format;
 	size_t n = fread(head, 1, sizeof(head) - 1, fp);
 
-	head[n] = '\0';
 	rewind(fp);
-	return exp_is_trace(head);
+	return tp_trace_detect(head, n, &format) == 1;
 }
 
 static const char *exact_text(const struct tp_replay_summary *s, char *buf, size_t len)
@@ -445,7 +444,7 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 			snap.hz = ro.hz;
 		rc = tp_profile_read(in, file, &snap, &prof, &err);
 		if (!rc) {
-			rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS, PROFILE_TAIL_NS,
+			rc = tp_profile_to_trace(&prof, &snap, TP_SIM_START_NS, PROFILE_TAIL_NS,
 						 &ptrace, &err);
 			tp_profile_free(&prof);
 		}
@@ -465,7 +464,7 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 		meta = *tp_trace_reader_meta(pass.rd);
 	}
 	if (!ro.hz)
-		ro.hz = meta.hz > 0 ? meta.hz : 250;
+		ro.hz = meta.hz > 0 ? meta.hz : TP_HZ_DEFAULT;
 	/*
 	 * One pass normally: the replay learns the span on the way and writes nothing until
 	 * every row was read and checked.  A first pass over the rows is needed to choose

@@ -264,9 +264,10 @@ static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	tp_cpuset_format(&online, on, sizeof(on));
 	tp_cpuset_format(&capped, cp, sizeof(cp));
-	int ver = source_interface_version(ctx->src);
-	out_printf(ctx, "source:            %s\n", tp_source_describe(ctx->src));
-	out_printf(ctx, "interface version: %s\n", fmt_value(iv, sizeof(iv), ver < 0 ? TP_NONE : ver));
+	struct tp_source_info info;
+	tp_source_info(ctx->src, &info, NULL);	/* the interface version never fails */
+	out_printf(ctx, "source:            %s\n", info.description);
+	out_printf(ctx, "interface version: %s\n", fmt_value(iv, sizeof(iv), info.abi_version));
 	out_printf(ctx, "backend:           %s\n", snap.backend[0] ? snap.backend : FMT_NONE);
 	out_printf(ctx, "decay:             %s\n", fmt_decay(decay, sizeof(decay), snap.decay_ms));
 	out_printf(ctx, "hz:                %s\n", fmt_value(hz, sizeof(hz), snap.hz));

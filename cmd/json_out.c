@@ -43,8 +43,11 @@ static struct json_object *json_doc(void)
 static struct json_object *json_source(const struct tp_source *src)
 {
 	struct json_object *o = json_object_new_object();
-	add(o, "kind", json_object_new_string(source_kind_name(tp_source_kind(src))));
-	add(o, "description", jstr(tp_source_describe(src)));
+	struct tp_source_info info;
+
+	tp_source_info(src, &info, NULL);	/* kind and description never fail */
+	add(o, "kind", json_object_new_string(info.kind_name));
+	add(o, "description", jstr(info.description));
 	return o;
 }
 
@@ -143,10 +146,11 @@ struct json_object *json_status(const struct tp_source *src, const struct tp_sna
 	struct json_object *online = json_object_new_array();
 	struct json_object *warnings = json_object_new_array();
 	const struct tp_plugin_set *set = tp_source_plugins(src);
-	int ver = source_interface_version(src);
+	struct tp_source_info info;
 
+	tp_source_info(src, &info, NULL);	/* the interface version never fails */
 	add_header(o, src, snap);
-	add(o, "interface_version", ver < 0 ? NULL : json_object_new_int(ver));
+	add(o, "interface_version", info.abi_version < 0 ? NULL : json_object_new_int(info.abi_version));
 	add(o, "nr_cpus", json_object_new_int64((int64_t)snap->nr_cpus));
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		if (snap->cpus[i].online == 1)

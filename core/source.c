@@ -146,6 +146,33 @@ const char *tp_source_describe(const struct tp_source *src)
 	return src->description;
 }
 
+static const char *kind_name(enum tp_source_kind kind)
+{
+	switch (kind) {
+	case TP_SOURCE_PATCHED:
+		return "patched";
+	case TP_SOURCE_SIM:
+		return "sim";
+	case TP_SOURCE_STOCK:
+		return "stock";
+	default:
+		return "auto";
+	}
+}
+
+int tp_source_info(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err)
+{
+	*info = (struct tp_source_info){
+		.kind = src->kind,
+		.kind_name = kind_name(src->kind),
+		.description = src->description,
+		.abi_version = TP_NONE,
+		.simulated = false,
+		.clock = TP_CLOCK_REAL,
+	};
+	return src->ops->info ? src->ops->info(src, info, err) : 0;
+}
+
 const struct tp_plugin_set *tp_source_plugins(const struct tp_source *src)
 {
 	return src->plugins;

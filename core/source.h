@@ -25,6 +25,12 @@ struct tp_source_ops {
 	/* The source's backend names in order, the active index, the decay in force. */
 	int (*backends)(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
 			size_t *count, int *active, int64_t *decay_ms, struct tp_error *err);
+	/*
+	 * Optional: what only the source knows about itself (abi_version, simulated,
+	 * clock), over what the generic layer filled in first (kind, names, TP_NONE,
+	 * not simulated, a real clock).
+	 */
+	int (*info)(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err);
 	/* Optional (NULL: -ENOTSUP). */
 	int (*advance)(struct tp_source *src, uint64_t ns, struct tp_error *err);
 	int (*serve)(struct tp_source *src, const char *mountpoint, volatile int *stop,

@@ -282,12 +282,12 @@ int tpsim_create(const struct tpsim_config *cfg, const struct tp_plugin_set *plu
 		 struct tp_sim **out, struct tp_error *err)
 {
 	struct tp_sim *sim;
-	int r, hz = cfg->hz ? cfg->hz : 250;
+	int r, hz = cfg->hz ? cfg->hz : TP_HZ_DEFAULT;
 	size_t n;
 
-	if (hz != 100 && hz != 250 && hz != 1000)
-		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz (100, 250 or 1000)",
-				    cfg->hz);
+	if (!tp_sim_hz_valid(hz))
+		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz (%s)", cfg->hz,
+				    tp_sim_hz_rates_text());
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return tp_error_set(err, -ENOMEM, "out of memory for the simulator");

@@ -24,7 +24,7 @@
 #include <thermpress/thermpress.h>
 
 /* The virtual clock starts here (and the real clock counts from here). */
-#define TPSIM_T0_NS 10000000000ull
+#define TPSIM_T0_NS TP_SIM_START_NS
 /* The most one advance may move the clock: one day. */
 #define TPSIM_ADVANCE_MAX_NS (86400ull * 1000000000ull)
 #define TPSIM_MAX_CPUS 4096
@@ -120,7 +120,7 @@ struct tp_sim {
 
 struct tpsim_config {
 	const char *preset;		/* NULL: hikey960 */
-	int hz;				/* 0: 250 */
+	int hz;				/* 0: TP_HZ_DEFAULT */
 	bool virtual_clock;
 	const char *scenario;		/* NULL: none */
 };

@@ -299,7 +299,7 @@ static void estimate(struct stock *s, struct stock_cpu *c, uint64_t now, int64_t
 		c->avg_value = tp_avg_update(&c->avg, est, (uint64_t)pressure);
 		c->avg_started = true;
 	} else if (est > c->last_ns) {
-		tick = 1000000000u / (uint64_t)(s->kernel.hz > 0 ? s->kernel.hz : 250);
+		tick = 1000000000u / (uint64_t)(s->kernel.hz > 0 ? s->kernel.hz : TP_HZ_DEFAULT);
 		if ((est - c->last_ns) / tick > 100000) {
 			tp_avg_update(&c->avg, est - tick, c->last_pressure);
 		} else {
