@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cap set, cap clear. */
+#include <errno.h>
 #include <string.h>
 
 #include <thermpress/stock.h>
@@ -53,11 +54,11 @@ static int apply_via(struct cmd_ctx *ctx, const char *via)
 	rc = tp_stock_cap_method_parse(via, &method, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
-	if (tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
+	rc = tp_stock_set_cap_method(ctx->src, method, &err);
+	if (rc == -ENOTSUP)
 		return cmd_error(ctx, EXIT_USAGE,
 				 "--via only applies to a stock kernel (this is %s)",
 				 tp_source_describe(ctx->src));
-	rc = tp_stock_set_cap_method(ctx->src, method, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	return 0;

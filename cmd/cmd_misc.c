@@ -5,10 +5,6 @@
 
 #include "commands.h"
 
-#ifndef TP_VERSION
-#define TP_VERSION "unknown"
-#endif
-
 /* Print text wrapped at 78 columns, every line indented by indent. */
 static void out_wrapped(struct cmd_ctx *ctx, int indent, const char *text)
 {
@@ -290,7 +286,7 @@ int print_man(struct cmd_ctx *ctx)
 		  "the state files that cap restore reads." },
 	};
 
-	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", TP_VERSION);
+	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", tp_version()->version);
 	printf(".SH NAME\nthermpress \\- read and steer the scheduler's view of thermal pressure\n");
 	printf(".SH SYNOPSIS\n.B thermpress\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n");
 	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fB\\-f\\fR \\fIFILE\\fR\n.br\n");
@@ -362,7 +358,8 @@ static int exec_man(struct cmd_ctx *ctx, int argc, char **argv)
 
 static int exec_version(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	out_printf(ctx, "thermpress %s\n", TP_VERSION);
+	/* the library's: the one loaded, whatever the command was built with */
+	out_printf(ctx, "thermpress %s\n", tp_version()->version);
 	return 0;
 }
 

@@ -67,11 +67,12 @@ static int exec_cap_hold(struct cmd_ctx *ctx, int argc, char **argv)
 		rc = tp_stock_cap_method_parse(via, &method, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
-	if (via && tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
-		return cmd_error(ctx, EXIT_USAGE, "--via only applies to a stock kernel (this is %s)",
-				 tp_source_describe(ctx->src));
 	if (via) {
 		rc = tp_stock_set_cap_method(ctx->src, method, &err);
+		if (rc == -ENOTSUP)
+			return cmd_error(ctx, EXIT_USAGE,
+					 "--via only applies to a stock kernel (this is %s)",
+					 tp_source_describe(ctx->src));
 		if (rc < 0)
 			return cmd_tp_error(ctx, rc, &err);
 	}
@@ -131,12 +132,12 @@ static int exec_cap_restore(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (!src)
 		return ctx->status;
-	if (tp_source_kind(src) == TP_SOURCE_SIM)
+	rc = tp_restore(src, &rep, &err);
+	if (rc == -ENOTSUP)	/* the in-process simulator */
 		return cmd_error(ctx, EXIT_RUNTIME,
 				 "cap restore undoes what thermpress recorded in a state file; %s keeps none: "
 				 "nothing it changed outlives the process (use cap clear all)",
 				 tp_source_describe(src));
-	rc = tp_restore(src, &rep, &err);
 	if (rep.skipped_text[0])
 		cmd_warning(ctx, "%s", rep.skipped_text);
 	if (rc < 0)

@@ -3,6 +3,7 @@
  * The --json documents (docs/json.md): built with json-c.  A missing value is null,
  * never 0; every document carries "schema_version".
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,8 +255,9 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 	struct tp_error err = { 0 };
 	int rc;
 
-	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK) {
-		rc = tp_stock_describe(ctx->src, &info, &err);
+	/* a stock kernel's description; other sources have none (-ENOTSUP) */
+	rc = tp_stock_describe(ctx->src, &info, &err);
+	if (rc != -ENOTSUP) {
 		if (rc < 0) {
 			tp_stock_info_release(&info);
 			json_object_put(obj);

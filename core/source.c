@@ -195,6 +195,45 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 	return src->ops->advance(src, ns, err);
 }
 
+/* The stock calls on a source without the stock operations. */
+static int not_stock(const struct tp_source *src, struct tp_error *err)
+{
+	return tp_error_set(err, -ENOTSUP, "%s is not a stock kernel: this needs the stock-kernel source",
+			    src->description);
+}
+
+int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct tp_error *err)
+{
+	memset(info, 0, sizeof(*info));
+	if (!src->ops->stock_describe)
+		return not_stock(src, err);
+	return src->ops->stock_describe(src, info, err);
+}
+
+int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
+			    struct tp_error *err)
+{
+	if (!src->ops->stock_set_cap_method)
+		return not_stock(src, err);
+	return src->ops->stock_set_cap_method(src, method, err);
+}
+
+/* A stock kernel's state file records limits only: tp_restore() on it, counted. */
+int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err)
+{
+	struct tp_restore_report rep;
+	int rc;
+
+	if (restored)
+		*restored = 0;
+	if (!src->ops->stock_describe)
+		return not_stock(src, err);
+	rc = tp_restore(src, &rep, err);
+	if (restored)
+		*restored = rep.restored;
+	return rc;
+}
+
 int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile int *stop,
 		 struct tp_error *err)
 {
