@@ -433,7 +433,7 @@ static int exec_replay(struct cmd_ctx *ctx, int argc, char **argv)
 		pass.size = fstat(fileno(in), &st) ? 0 : st.st_size;
 	}
 	if (profile) {
-		struct tp_snapshot snap = { 0 };
+		struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 		struct tp_profile prof;
 
 		if ((status = ctx_snapshot(ctx, &snap))) {

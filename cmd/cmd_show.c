@@ -169,7 +169,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 
 static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	int rc = ctx_snapshot(ctx, &snap);
 
 	if (!rc) {
@@ -186,7 +186,7 @@ static int exec_show(struct cmd_ctx *ctx, int argc, char **argv)
 
 static int exec_show_cpu(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	static struct tp_cpuset set;
 	int rc = ctx_snapshot(ctx, &snap);
@@ -247,7 +247,7 @@ static int exec_show_backends(struct cmd_ctx *ctx, int argc, char **argv)
 
 static int exec_show_status(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	static struct tp_cpuset online, capped;
 	char decay[32], hz[32], t[48], iv[24], on[256], cp[256];
 	int rc = ctx_snapshot(ctx, &snap);

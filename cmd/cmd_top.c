@@ -57,7 +57,7 @@ static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!src)
 		return ctx->status;
 	if (cpus) {
-		struct tp_snapshot snap = { 0 };
+		struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 		rc = ctx_snapshot(ctx, &snap);
 		if (!rc) {

@@ -54,7 +54,7 @@ void ctx_close(struct cmd_ctx *ctx)
 
 int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	int rc = ctx_snapshot(ctx, &snap);
 

@@ -13,7 +13,7 @@
 
 static int take_topology(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
-	memset(snap, 0, sizeof(*snap));
+	tp_snapshot_init(snap);
 	return tp_snapshot_take(src, snap, err);
 }
 

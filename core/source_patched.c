@@ -233,7 +233,7 @@ static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, u
 			  struct tp_error *err)
 {
 	struct patched *p = src->priv;
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_state st;
 	char value[4096];
 	bool *drop = NULL;

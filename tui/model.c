@@ -300,6 +300,7 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 int model_init(struct model *m, struct tp_source *src, const struct tp_cpuset *filter)
 {
 	memset(m, 0, sizeof(*m));
+	tp_snapshot_init(&m->snap);
 	m->filter = filter;
 	m->plugins = tp_source_plugins(src);
 	return 0;

@@ -79,7 +79,7 @@ static int read_stats(struct tp_sim *sim, char **text, size_t *len)
 	struct tp_snapshot snap;
 	int r;
 
-	memset(&snap, 0, sizeof(snap));
+	tp_snapshot_init(&snap);
 	r = tpsim_snapshot(sim, &snap, NULL);
 	if (!r)
 		r = tp_abi_format_stats(&snap, text, len);

@@ -41,6 +41,7 @@ static int setup_named(void **state, const char *name)
 	struct tp_error err = { 0 };
 
 	assert_non_null(f);
+	tp_snapshot_init(&f->snap);
 	unsetenv("THERMPRESS_STATE_DIR");
 	f->root = copy_fixture(name);
 	assert_non_null(f->root);
@@ -393,7 +394,7 @@ static void test_permission_denied(void **state)
 		struct tp_cpuset set;
 		struct tp_cap_value v = { TP_CAP_KHZ, 600000 };
 		struct tp_error err = { 0 };
-		struct tp_snapshot snap = { 0 };
+		struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 		setenv("THERMPRESS_STATE_DIR", dir, 1);
 		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)

@@ -101,7 +101,7 @@ static struct tp_source *open_root(void)
 static void test_reads_through_libcpupower(void **state)
 {
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_stock_info info;
 	struct tp_error err = { 0 };
 
@@ -171,7 +171,7 @@ static void test_permission_through_libcpupower(void **state)
 		struct tp_cpuset set;
 		struct tp_cap_value v = { TP_CAP_KHZ, 1008000 };
 		struct tp_error err = { 0 };
-		struct tp_snapshot snap = { 0 };
+		struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 		setenv("THERMPRESS_STATE_DIR", cmd, 1);
 		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)

@@ -116,9 +116,13 @@ struct tp_snapshot {
 	struct tp_cpu *cpus;		/* in CPU order, cpus[i].cpu need not be i */
 	size_t nr_domains;
 	struct tp_domain *domains;
-	/* private: allocation sizes, so that a snapshot can be retaken without malloc */
-	size_t cpus_alloc, domains_alloc;
 };
+
+/* An empty snapshot: no CPUs, nothing known ("struct tp_snapshot s = TP_SNAPSHOT_INIT;"). */
+#define TP_SNAPSHOT_INIT { .decay_ms = TP_NONE, .hz = TP_NONE }
+
+/* Make snap an empty snapshot, before its first use (as TP_SNAPSHOT_INIT does). */
+void tp_snapshot_init(struct tp_snapshot *snap);
 
 /* Index of cpu in snap->cpus, or -1. */
 int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu);
@@ -175,8 +179,9 @@ struct tp_source_info {
 int tp_source_info(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err);
 
 /*
- * Take a consistent snapshot.  snap must be zeroed before its first use and may be
- * passed again to reuse its buffers; free it with tp_snapshot_release().
+ * Take a consistent snapshot.  snap must be initialized (tp_snapshot_init()) before
+ * its first use and may be passed again to reuse its buffers; free it with
+ * tp_snapshot_release(), which leaves it empty again.
  */
 int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err);
 
