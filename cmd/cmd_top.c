@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exp_util.h"
 #include "top.h"
 
 extern const struct cmd_entry cmd_top_entry;
@@ -12,7 +13,7 @@ extern const struct cmd_entry cmd_top_entry;
 
 static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct tp_top_options opts = { .interval_ns = 1000000000ull };
+	struct top_options opts = { .interval_ns = 1000000000ull };
 	const char *cpus = NULL, *scenario = NULL, *v;
 	struct tp_cpuset set;
 	struct tp_error err = { 0 };
@@ -71,11 +72,14 @@ static int exec_top(struct cmd_ctx *ctx, int argc, char **argv)
 		opts.cpus = &set;
 	}
 	/* on the in-process simulator's virtual clock, each interval moves it by the interval */
-	if (ctx->opts.sim_virtual_clock && tp_source_kind(src) == TP_SOURCE_SIM)
+	if (exp_virtual_clock(ctx))
 		opts.vclock_step_ns = opts.interval_ns;
 	fflush(stdout);
 	/* a write error of --once stays in stdout's flags: main reports it at exit */
-	return tp_top_run(src, &opts);
+	rc = top_run(src, &opts, &err);
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+	return 0;
 }
 
 static void complete_top(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)

@@ -7,8 +7,8 @@
  * one-shot commands, scripts, the libcli shell, `help`, the completions
  * (`thermpress __complete`) and the man page (`thermpress __man`).
  */
-#ifndef TP_CMD_COMMANDS_H
-#define TP_CMD_COMMANDS_H
+#ifndef THERMPRESS_CMD_COMMANDS_H
+#define THERMPRESS_CMD_COMMANDS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the experiment commands (record, replay, cap play, bench). */
-#ifndef TP_CMD_EXP_UTIL_H
-#define TP_CMD_EXP_UTIL_H
+#ifndef THERMPRESS_CMD_EXP_UTIL_H
+#define THERMPRESS_CMD_EXP_UTIL_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the stock-source tests: fixture copies and small file reads. */
-#ifndef TP_TESTS_STOCK_COMMON_H
-#define TP_TESTS_STOCK_COMMON_H
+#ifndef THERMPRESS_TESTS_STOCK_COMMON_H
+#define THERMPRESS_TESTS_STOCK_COMMON_H
 
 #include <errno.h>
 #include <limits.h>
