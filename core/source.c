@@ -218,17 +218,17 @@ int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method meth
 	return src->ops->stock_set_cap_method(src, method, err);
 }
 
-/* A stock kernel's state file records limits only: tp_restore() on it, counted. */
+/* A stock kernel's state file records limits only: its restore, counted. */
 int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err)
 {
-	struct tp_restore_report rep;
+	struct tp_restore_report rep = { 0 };
 	int rc;
 
 	if (restored)
 		*restored = 0;
-	if (!src->ops->stock_describe)
+	if (!src->ops->stock_describe || !src->ops->restore)
 		return not_stock(src, err);
-	rc = tp_restore(src, &rep, err);
+	rc = src->ops->restore(src, &rep, err);
 	if (restored)
 		*restored = rep.restored;
 	return rc;

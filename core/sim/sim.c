@@ -34,16 +34,6 @@ uint32_t tpsim_cpu_max_capacity(const struct tp_sim *sim, int cpu)
 	return sim->preset.domains[sim->domain[cpu]].max_capacity;
 }
 
-const char *tpsim_backend_name(const struct tp_sim *sim, size_t i)
-{
-	return sim->backends[i].ops->name;
-}
-
-uint32_t tpsim_decay_ms(const struct tp_sim *sim)
-{
-	return sim->backends[sim->active].decay_ms;
-}
-
 /*
  * The per-CPU instances of one backend live in one aligned block (the host owns
  * plugin state): avgs[0].state is the block, so no per-CPU allocation ever happens.
@@ -107,8 +97,16 @@ static int switch_state(struct tp_sim *sim, size_t b, uint32_t decay_ms, struct 
 
 static void tick(struct tp_sim *sim, uint64_t t)
 {
-	if (sim->scenario)
-		tpsim_scenario_tick(sim->scenario, sim, t);
+	size_t d;
+	uint64_t khz;
+
+	/* the scenario's governor decides, the simulator caps (sim_scenario.c calls nothing here) */
+	if (sim->scenario && tpsim_scenario_tick(sim->scenario, sim, t, &d, &khz)) {
+		const struct tpsim_domain_desc *dd = &sim->preset.domains[d];
+
+		for (int cpu = dd->first_cpu; cpu < dd->first_cpu + dd->nr_cpus; cpu++)
+			tpsim_apply_cap(sim, cpu, khz);
+	}
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		if (!sim->online[cpu])
 			continue;

@@ -463,10 +463,18 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 
 /* ---- Control ------------------------------------------------------------------ */
 
+/*
+ * After a limit changed, sample at once, so that the estimate sees the change when
+ * it happened (stock_caps.c writes limits and calls nothing here).
+ */
 static int stock_inject_op(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
 			   struct tp_error *err)
 {
-	return stock_inject(src->priv, cpus, khz, err);
+	int rc = stock_inject(src->priv, cpus, khz, err);
+
+	if (rc == 0)
+		stock_sample(src->priv);
+	return rc;
 }
 
 static const char *kernel_name(const struct stock *s, char *buf, size_t len)
@@ -591,13 +599,20 @@ static int stock_limits_save_op(struct tp_source *src, const struct tp_cpuset *c
 static int stock_limits_put_back_op(struct tp_source *src, const void *saved,
 				    const struct tp_cpuset *only, struct tp_error *err)
 {
-	return stock_limits_put_back(src->priv, saved, only, err);
+	int rc = stock_limits_put_back(src->priv, saved, only, err);
+
+	stock_sample(src->priv);	/* also after a partial failure: some may be back */
+	return rc;
 }
 
 static int stock_restore_op(struct tp_source *src, struct tp_restore_report *rep,
 			    struct tp_error *err)
 {
-	return stock_restore_all(src->priv, rep, err);
+	int rc = stock_restore_all(src->priv, rep, err);
+
+	if (rc == 0 && rep->restored)
+		stock_sample(src->priv);
+	return rc;
 }
 
 static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struct tp_error *err)

@@ -615,3 +615,12 @@ int stock_write_text(const struct stock *s, const char *path, const char *value)
 		e = -errno;
 	return e;
 }
+
+const char *stock_write_hint(int e)
+{
+	if (e == EACCES || e == EPERM)
+		return " (changing cpufreq and thermal limits needs root)";
+	if (e == EROFS)
+		return " (the filesystem is read-only)";
+	return "";
+}
