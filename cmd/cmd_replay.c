@@ -12,6 +12,7 @@
 #include <thermpress/outfile.h>
 
 #include "exp_util.h"
+#include "fmt.h"
 
 #define DEFAULT_BACKENDS "instant,pelt:32,pelt:128,decay:125,decay:250,decay:500"
 #define PROFILE_TAIL_NS 1000000000ull
@@ -225,7 +226,7 @@ static bool input_is_trace(FILE *fp)
 static const char *exact_text(const struct tp_replay_summary *s, char *buf, size_t len)
 {
 	if (s->exact < 0)
-		return "-";
+		return FMT_NONE;
 	if (s->exact)
 		return "yes";
 	snprintf(buf, len, "no (cpu %d at %" PRIu64 ")", s->mismatch_cpu, s->mismatch_time_ns);
@@ -236,16 +237,15 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 			bool profile, int hz, const struct tp_replay_backend *b, size_t nb,
 			const struct tp_replay_summary *s)
 {
-	char buf[96];
+	char buf[96], span[32];
 
-	out_printf(ctx, "%s %s: %zu rows, %.3f s at %d Hz; pressure %.3f capacity-s\n",
+	out_printf(ctx, "%s %s: %zu rows, %s at %d Hz; pressure %.3f capacity-s\n",
 		   profile ? "profile" : "trace", file, t->rows,
-		   (double)(t->last_ns - t->first_ns) / 1e9, hz,
-		   s[0].pressure_s);
+		   fmt_time(span, sizeof(span), t->last_ns - t->first_ns), hz, s[0].pressure_s);
 	out_printf(ctx, "%-12s %8s %6s %9s %9s %6s %12s  %s\n", "BACKEND", "MAD", "STEPS",
 		   "T50(ms)", "T90(ms)", "NOT90", "CAP-S LOST", "EXACT");
 	for (size_t i = 0; i < nb; i++) {
-		char t50[32] = "-", t90[32] = "-";
+		char t50[32] = FMT_NONE, t90[32] = FMT_NONE;
 
 		/* a mean over no step does not exist */
 		if (s[i].reached50)

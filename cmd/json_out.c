@@ -14,9 +14,10 @@
 
 #include "commands.h"
 
+/* Only TP_NONE is missing (null): a negative value is a value, as in the text. */
 static struct json_object *jint(int64_t v)
 {
-	return v < 0 ? NULL : json_object_new_int64(v);
+	return v == TP_NONE ? NULL : json_object_new_int64(v);
 }
 
 static struct json_object *jstr(const char *s)
@@ -26,7 +27,7 @@ static struct json_object *jstr(const char *s)
 
 static struct json_object *jbool3(int v)
 {
-	return v < 0 ? NULL : json_object_new_boolean(v != 0);
+	return v == TP_NONE ? NULL : json_object_new_boolean(v != 0);
 }
 
 static void add(struct json_object *o, const char *key, struct json_object *v)
@@ -151,7 +152,7 @@ struct json_object *json_status(const struct tp_source *src, const struct tp_sna
 
 	tp_source_info(src, &info, NULL);	/* the interface version never fails */
 	add_header(o, src, snap);
-	add(o, "interface_version", info.abi_version < 0 ? NULL : json_object_new_int(info.abi_version));
+	add(o, "interface_version", jint(info.abi_version));
 	add(o, "nr_cpus", json_object_new_int64((int64_t)snap->nr_cpus));
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		if (snap->cpus[i].online == 1)

@@ -54,6 +54,16 @@ json_check "$out" 'len(d["stock"]["notes"]) >= 1 and d["stock"]["model_text"].st
 	"json: notes and model text"
 json_check "$out" 'set(d["stock"]) == {"release","arch","model","model_text","decay_shift","decay_shift_from_cmdline","has_cpufreq","has_cpu_capacity","uses_libcpupower","thermal_zones","cooling_devices","trace_events","cap_method","state_file","nr_pending","notes"}' \
 	"json: stock fields"
+# only a missing value is null: a cooling state the driver reports as negative is
+# shown as it is, in the text and in JSON (docs/values.md)
+cool1=$(cat "$COOL_BIG")
+echo -3 >"$COOL_BIG"
+run "$TP" --root "$BL" show status
+assert_contains "$out" "state -3/7" "status: a negative cooling state is shown as it is"
+run "$TP" --root "$BL" show status --json
+json_check "$out" '[c["cur_state"] for c in d["stock"]["cooling_devices"] if c["id"] == 1] == [-3]' \
+	"json: a negative cooling state is a value, not null"
+echo "$cool1" >"$COOL_BIG"
 run "$TP" --root "$BL" --json show status
 json_check "$out" 'd["stock"]["thermal_zones"][0]["type"] == "cpu-thermal" and d["stock"]["thermal_zones"][0]["trips"][0]["type"] == "passive"' \
 	"json status: thermal zones"
