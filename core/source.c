@@ -182,8 +182,11 @@ int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_
 {
 	int rc = src->ops->snapshot(src, snap, err);
 
-	if (rc == 0)
+	if (rc == 0) {
+		/* the kind's name, from the one place that names kinds */
+		snprintf(snap->source, sizeof(snap->source), "%s", kind_name(src->kind));
 		tp_snapshot_derive(snap);
+	}
 	return rc;
 }
 

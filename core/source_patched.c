@@ -134,7 +134,6 @@ static int patched_snapshot(struct tp_source *src, struct tp_snapshot *snap, str
 	rc = tp_abi_parse_stats(p->buf, len, snap, err);
 	if (rc < 0)
 		return rc;
-	snprintf(snap->source, sizeof(snap->source), "patched");
 	return 0;
 }
 

@@ -362,7 +362,6 @@ int tpsim_snapshot(struct tp_sim *sim, struct tp_snapshot *snap, struct tp_error
 	if (tp_snapshot_reserve(snap, (size_t)sim->nr_cpus, p->nr_domains))
 		return tp_error_set(err, -ENOMEM, "out of memory for a snapshot of %d cpus",
 				    sim->nr_cpus);
-	snprintf(snap->source, sizeof(snap->source), "sim");
 	snprintf(snap->backend, sizeof(snap->backend), "%s", tpsim_backend_name(sim, sim->active));
 	snap->decay_ms = tpsim_decay_ms(sim);
 	snap->hz = sim->hz;

@@ -384,7 +384,6 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	    stock_read_text(path, buf, sizeof(buf)) == 0 && stock_parse_cpus(buf, &online, &nonline) == 0)
 		have_online = true;
 
-	snprintf(snap->source, sizeof(snap->source), "stock");
 	snprintf(snap->backend, sizeof(snap->backend), "%s", model_backend(s));
 	snap->decay_ms = model_decay_ms(s);
 	snap->hz = s->kernel.hz;
