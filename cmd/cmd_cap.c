@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cap set, cap clear. */
+#include <errno.h>
 #include <string.h>
 
 #include <thermpress/stock.h>
@@ -15,10 +16,10 @@ int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via)
 		return 0;
 	if (!ctx_source(ctx))
 		return ctx->status;
-	if (tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
+	rc = tp_stock_set_cap_method(ctx->src, (enum tp_stock_cap_method)via->v.i, &err);
+	if (rc == -ENOTSUP)
 		return cmd_usage_error(ctx, "--via only applies to a stock kernel (this is %s)",
 				       tp_source_describe(ctx->src));
-	rc = tp_stock_set_cap_method(ctx->src, (enum tp_stock_cap_method)via->v.i, &err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	return 0;

@@ -5,10 +5,6 @@
 
 #include "commands.h"
 
-#ifndef TP_VERSION
-#define TP_VERSION "unknown"
-#endif
-
 /* Print text wrapped at 78 columns, every line indented by indent. */
 static void out_wrapped(struct cmd_ctx *ctx, int indent, const char *text)
 {
@@ -340,7 +336,8 @@ static int exec_commands(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 static int exec_version(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	out_printf(ctx, "thermpress %s\n", TP_VERSION);
+	/* the library's: the one loaded, whatever the command was built with */
+	out_printf(ctx, "thermpress %s\n", tp_version()->version);
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 
 int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	char *text = NULL;
 	size_t len = 0;

@@ -14,6 +14,7 @@
 
 #include "exp_util.h"
 #include "clock.h"
+#include "fmt.h"
 
 extern char **environ;
 
@@ -77,8 +78,10 @@ static void progress(struct cmd_ctx *ctx, struct tp_recorder *rec, bool done)
 		fprintf(stderr, "\r\033[K");
 		return;
 	}
-	fprintf(stderr, "\rrecording: %.1f s, %zu rows", (double)tp_recorder_elapsed_ns(rec) / 1e9,
-		tp_recorder_rows(rec));
+	char t[32];
+
+	fprintf(stderr, "\rrecording: %s, %zu rows",
+		fmt_time(t, sizeof(t), tp_recorder_elapsed_ns(rec)), tp_recorder_rows(rec));
 }
 
 /* 0, or the command's failure as a positive status word; -1 when it is still running. */

@@ -13,9 +13,9 @@
 
 #include "exp_util.h"
 #include "grow.h"
+#include "fmt.h"
 
 #define DEFAULT_BACKENDS "instant,pelt:32,pelt:128,decay:125,decay:250,decay:500"
-#define PROFILE_START_NS 10000000000ull	/* the simulator's t0 */
 #define PROFILE_TAIL_NS 1000000000ull
 
 enum { OPT_BACKENDS, OPT_HZ, OPT_OUTPUT, OPT_PLOT, OPT_PLOT_CPU };
@@ -238,17 +238,17 @@ static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 static bool input_is_trace(FILE *fp)
 {
 	char head[4096];
+	enum tp_trace_format format;
 	size_t n = fread(head, 1, sizeof(head) - 1, fp);
 
-	head[n] = '\0';
 	rewind(fp);
-	return exp_is_trace(head);
+	return tp_trace_detect(head, n, &format) == 1;
 }
 
 static const char *exact_text(const struct tp_replay_summary *s, char *buf, size_t len)
 {
 	if (s->exact < 0)
-		return "-";
+		return FMT_NONE;
 	if (s->exact)
 		return "yes";
 	snprintf(buf, len, "no (cpu %d at %" PRIu64 ")", s->mismatch_cpu, s->mismatch_time_ns);
@@ -259,16 +259,15 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 			bool profile, int hz, const struct tp_replay_backend *b, size_t nb,
 			const struct tp_replay_summary *s)
 {
-	char buf[96];
+	char buf[96], span[32];
 
-	out_printf(ctx, "%s %s: %zu rows, %.3f s at %d Hz; pressure %.3f capacity-s\n",
+	out_printf(ctx, "%s %s: %zu rows, %s at %d Hz; pressure %.3f capacity-s\n",
 		   profile ? "profile" : "trace", file, t->rows,
-		   (double)(t->last_ns - t->first_ns) / 1e9, hz,
-		   s[0].pressure_s);
+		   fmt_time(span, sizeof(span), t->last_ns - t->first_ns), hz, s[0].pressure_s);
 	out_printf(ctx, "%-12s %8s %6s %9s %9s %6s %12s  %s\n", "BACKEND", "MAD", "STEPS",
 		   "T50(ms)", "T90(ms)", "NOT90", "CAP-S LOST", "EXACT");
 	for (size_t i = 0; i < nb; i++) {
-		char t50[32] = "-", t90[32] = "-";
+		char t50[32] = FMT_NONE, t90[32] = FMT_NONE;
 
 		/* a mean over no step does not exist */
 		if (s[i].reached50)
@@ -394,7 +393,7 @@ struct replay {
 /* A profile read against the current topology into its trace; 0 or an exit status. */
 static int read_profile(struct cmd_ctx *ctx, struct replay *r)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_profile prof;
 	int status, rc;
 
@@ -406,7 +405,7 @@ static int read_profile(struct cmd_ctx *ctx, struct replay *r)
 		snap.hz = r->ro.hz;
 	rc = tp_profile_read(r->in, r->file, &snap, &prof, &r->err);
 	if (!rc) {
-		rc = tp_profile_to_trace(&prof, &snap, PROFILE_START_NS, PROFILE_TAIL_NS,
+		rc = tp_profile_to_trace(&prof, &snap, TP_SIM_START_NS, PROFILE_TAIL_NS,
 					 &r->ptrace, &r->err);
 		tp_profile_free(&prof);
 	}
@@ -454,7 +453,7 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 		r->meta = *tp_trace_reader_meta(r->pass.rd);
 	}
 	if (!r->ro.hz)
-		r->ro.hz = r->meta.hz > 0 ? r->meta.hz : 250;
+		r->ro.hz = r->meta.hz > 0 ? r->meta.hz : TP_HZ_DEFAULT;
 	return 0;
 }
 

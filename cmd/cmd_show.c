@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* show, show cpu, show backends, show status. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,12 +64,18 @@ static const char *trace_word(int v)
 	return v == 1 ? "present" : v == 0 ? "absent" : "unknown";
 }
 
-/* Describe a stock source; 0, or an exit status (reported). */
-static int stock_describe(struct cmd_ctx *ctx, struct tp_stock_info *info)
+/*
+ * Describe a stock source (*have false on another source, which has no such
+ * description); 0, or an exit status (reported).
+ */
+static int stock_describe(struct cmd_ctx *ctx, struct tp_stock_info *info, bool *have)
 {
 	struct tp_error err = { 0 };
 	int rc = tp_stock_describe(ctx->src, info, &err);
 
+	*have = rc != -ENOTSUP;
+	if (rc == -ENOTSUP)
+		return 0;
 	if (rc < 0) {
 		tp_stock_info_release(info);
 		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
@@ -80,12 +87,10 @@ static int stock_describe(struct cmd_ctx *ctx, struct tp_stock_info *info)
 static int print_stock_notes(struct cmd_ctx *ctx)
 {
 	struct tp_stock_info info;
-	int rc;
+	bool have;
+	int rc = stock_describe(ctx, &info, &have);
 
-	if (tp_source_kind(ctx->src) != TP_SOURCE_STOCK)
-		return 0;
-	rc = stock_describe(ctx, &info);
-	if (rc)
+	if (rc || !have)
 		return rc;
 	for (size_t i = 0; i < info.nr_notes; i++)
 		out_printf(ctx, "note: %s\n", info.notes[i]);
@@ -102,9 +107,10 @@ static int print_stock_status(struct cmd_ctx *ctx)
 {
 	struct tp_stock_info info;
 	char t[32], buf[64];
-	int rc = stock_describe(ctx, &info);
+	bool have;
+	int rc = stock_describe(ctx, &info, &have);
 
-	if (rc)
+	if (rc || !have)
 		return rc;
 	out_printf(ctx, "kernel:            %s (%s)\n", info.release[0] ? info.release : FMT_NONE,
 		   info.arch[0] ? info.arch : FMT_NONE);
@@ -166,7 +172,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 
 static int exec_show(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	int rc = ctx_snapshot(ctx, &snap);
 
 	if (!rc) {
@@ -183,7 +189,7 @@ static int exec_show(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 static int exec_show_cpu(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	static struct tp_cpuset set;
 	int rc = ctx_snapshot(ctx, &snap);
@@ -244,7 +250,7 @@ static int exec_show_backends(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	static struct tp_cpuset online, capped;
 	char decay[32], hz[32], t[48], iv[24], on[256], cp[256];
 	int rc = ctx_snapshot(ctx, &snap);
@@ -267,9 +273,10 @@ static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 	}
 	tp_cpuset_format(&online, on, sizeof(on));
 	tp_cpuset_format(&capped, cp, sizeof(cp));
-	int ver = source_interface_version(ctx->src);
-	out_printf(ctx, "source:            %s\n", tp_source_describe(ctx->src));
-	out_printf(ctx, "interface version: %s\n", fmt_value(iv, sizeof(iv), ver < 0 ? TP_NONE : ver));
+	struct tp_source_info info;
+	tp_source_info(ctx->src, &info, NULL);	/* the interface version never fails */
+	out_printf(ctx, "source:            %s\n", info.description);
+	out_printf(ctx, "interface version: %s\n", fmt_value(iv, sizeof(iv), info.abi_version));
 	out_printf(ctx, "backend:           %s\n", snap.backend[0] ? snap.backend : FMT_NONE);
 	out_printf(ctx, "decay:             %s\n", fmt_decay(decay, sizeof(decay), snap.decay_ms));
 	out_printf(ctx, "hz:                %s\n", fmt_value(hz, sizeof(hz), snap.hz));
@@ -282,8 +289,7 @@ static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 		out_printf(ctx, "plugin warnings:   none\n");
 	for (size_t i = 0; i < nw; i++)
 		out_printf(ctx, "plugin warning:    %s\n", tp_plugins_warning(set, i));
-	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK)
-		rc = print_stock_status(ctx);
+	rc = print_stock_status(ctx);
 out:
 	tp_snapshot_release(&snap);
 	return rc;

@@ -50,12 +50,17 @@ static int exec_sim_advance(struct cmd_ctx *ctx, const struct cmd_args *args)
 /* --hz N: the tick rates the simulator offers. */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
 {
-	if (!strcmp(text, "100") || !strcmp(text, "250") || !strcmp(text, "1000")) {
-		*hz = atoi(text);
+	char canon[24];
+	long v = strtol(text, NULL, 10);
+
+	/* exactly as written: not "0250", "+250" or " 250" */
+	snprintf(canon, sizeof(canon), "%ld", v);
+	if (!strcmp(canon, text) && v > 0 && v <= 100000 && tp_sim_hz_valid((int)v)) {
+		*hz = (int)v;
 		return 0;
 	}
-	return cmd_error(ctx, EXIT_USAGE, "invalid tick rate '%s' (expected 100, 250 or 1000)",
-			 text);
+	return cmd_error(ctx, EXIT_USAGE, "invalid tick rate '%s' (expected %s)", text,
+			 tp_sim_hz_rates_text());
 }
 
 static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)

@@ -140,12 +140,12 @@ static int exec_cap_restore(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 	if (!src)
 		return ctx->status;
-	if (tp_source_kind(src) == TP_SOURCE_SIM)
+	rc = tp_restore(src, &rep, &err);
+	if (rc == -ENOTSUP)	/* the in-process simulator */
 		return cmd_error(ctx, EXIT_RUNTIME,
 				 "cap restore undoes what thermpress recorded in a state file; %s keeps none: "
 				 "nothing it changed outlives the process (use cap clear all)",
 				 tp_source_describe(src));
-	rc = tp_restore(src, &rep, &err);
 	if (rep.skipped_text[0])
 		cmd_warning(ctx, "%s", rep.skipped_text);
 	if (rc < 0)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exp_util.h"
 #include "top.h"
 
 extern const struct cmd_entry cmd_top_entry;
@@ -27,9 +28,10 @@ static const struct cmd_arg top_opts[] = {
 
 static int exec_top(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	struct tp_top_options opts = { .interval_ns = 1000000000ull };
+	struct top_options opts = { .interval_ns = 1000000000ull };
 	const char *cpus = args->opt[OPT_CPUS].text, *scenario = args->opt[OPT_SCENARIO].text;
 	struct tp_cpuset set;
+	struct tp_error err = { 0 };
 	struct tp_source *src;
 	int rc;
 
@@ -53,11 +55,14 @@ static int exec_top(struct cmd_ctx *ctx, const struct cmd_args *args)
 		opts.cpus = &set;
 	}
 	/* on the in-process simulator's virtual clock, each interval moves it by the interval */
-	if (ctx->opts.sim_virtual_clock && tp_source_kind(src) == TP_SOURCE_SIM)
+	if (exp_virtual_clock(ctx))
 		opts.vclock_step_ns = opts.interval_ns;
 	fflush(stdout);
 	/* a write error of --once stays in stdout's flags: main reports it at exit */
-	return tp_top_run(src, &opts);
+	rc = top_run(src, &opts, &err);
+	if (rc < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg);
+	return 0;
 }
 
 const struct cmd_entry cmd_top_entry = {

@@ -10,8 +10,8 @@
  * reads the words with it before exec runs, and the synopsis, help, `?`, completion and
  * the man page are written from the same data.
  */
-#ifndef TP_CMD_COMMANDS_H
-#define TP_CMD_COMMANDS_H
+#ifndef THERMPRESS_CMD_COMMANDS_H
+#define THERMPRESS_CMD_COMMANDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -259,8 +259,6 @@ int ctx_snapshot(struct cmd_ctx *ctx, struct tp_snapshot *snap);
 /* Parse a CPU list against the current topology; 0 or an exit status (reported). */
 int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set);
 void ctx_close(struct cmd_ctx *ctx);
-const char *source_kind_name(enum tp_source_kind kind);
-int source_interface_version(const struct tp_source *src);
 
 /* shell.c, script.c */
 int shell_run(struct cmd_ctx *ctx);

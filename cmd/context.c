@@ -52,33 +52,9 @@ void ctx_close(struct cmd_ctx *ctx)
 	ctx->src = NULL;
 }
 
-const char *source_kind_name(enum tp_source_kind kind)
-{
-	switch (kind) {
-	case TP_SOURCE_PATCHED:
-		return "patched";
-	case TP_SOURCE_SIM:
-		return "sim";
-	case TP_SOURCE_STOCK:
-		return "stock";
-	default:
-		return "auto";
-	}
-}
-
-/* The patched kernel and the simulator both speak docs/abi.md; a stock kernel none. */
-int source_interface_version(const struct tp_source *src)
-{
-	enum tp_source_kind kind = tp_source_kind(src);
-
-	if (kind == TP_SOURCE_PATCHED || kind == TP_SOURCE_SIM)
-		return TP_ABI_VERSION;
-	return TP_NONE;
-}
-
 int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	int rc = ctx_snapshot(ctx, &snap);
 

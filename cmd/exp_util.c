@@ -52,45 +52,25 @@ int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *le
 	return 0;
 }
 
-bool exp_is_trace(const char *text)
-{
-	const char *p = text;
-
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	if (*p == '{' || !strncmp(p, "# thermpress trace", 18) || !strncmp(p, "time_ns,", 8))
-		return true;
-	return false;
-}
-
+/* An error reading a served simulator's sim_clock leaves its clock real (info.clock). */
 bool exp_virtual_clock(struct cmd_ctx *ctx)
 {
-	return ctx->src && tp_source_kind(ctx->src) == TP_SOURCE_SIM &&
-	       ctx->opts.sim_virtual_clock;
+	struct tp_source_info info;
+
+	if (!ctx->src)
+		return false;
+	tp_source_info(ctx->src, &info, NULL);
+	return info.kind == TP_SOURCE_SIM && info.clock == TP_CLOCK_VIRTUAL;
 }
 
 bool exp_any_virtual_clock(struct cmd_ctx *ctx)
 {
-	const char *env = getenv("THERMPRESS_ROOT"), *root;
-	char path[4200], buf[16] = "";
-	FILE *fp;
+	struct tp_source_info info;
 
-	if (exp_virtual_clock(ctx))
-		return true;
-	if (!ctx->src || tp_source_kind(ctx->src) != TP_SOURCE_PATCHED)
+	if (!ctx->src)
 		return false;
-	/* a served simulator: its sim_clock reads "virtual" (a kernel has none) */
-	root = ctx->opts.root && *ctx->opts.root ? ctx->opts.root : env && *env ? env : "/";
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s/sim_clock", root, TP_ABI_DIR) >=
-	    sizeof(path))
-		return false;
-	fp = fopen(path, "r");
-	if (!fp)
-		return false;
-	if (!fgets(buf, sizeof(buf), fp))
-		buf[0] = '\0';
-	fclose(fp);
-	return !strcmp(buf, "virtual\n") || !strcmp(buf, "virtual");
+	tp_source_info(ctx->src, &info, NULL);
+	return info.clock == TP_CLOCK_VIRTUAL;
 }
 
 bool exp_progress_enabled(struct cmd_ctx *ctx)

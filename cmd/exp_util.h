@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the experiment commands (record, replay, cap play, bench). */
-#ifndef TP_CMD_EXP_UTIL_H
-#define TP_CMD_EXP_UTIL_H
+#ifndef THERMPRESS_CMD_EXP_UTIL_H
+#define THERMPRESS_CMD_EXP_UTIL_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,8 +11,6 @@
 
 /* A whole file in memory (NUL terminated); 0 or an exit status (reported). */
 int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len);
-/* Whether text looks like a trace (CSV header or JSON lines) rather than a cap profile. */
-bool exp_is_trace(const char *text);
 /* The simulator on a virtual clock: time moves by advancing it, not by sleeping. */
 bool exp_virtual_clock(struct cmd_ctx *ctx);
 /* That, or a served simulator (through --root or $THERMPRESS_ROOT) on a virtual clock. */

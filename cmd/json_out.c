@@ -3,6 +3,7 @@
  * The --json documents (docs/json.md): built with json-c.  A missing value is null,
  * never 0; every document carries "schema_version".
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,10 @@
 
 #include "commands.h"
 
+/* Only TP_NONE is missing (null): a negative value is a value, as in the text. */
 static struct json_object *jint(int64_t v)
 {
-	return v < 0 ? NULL : json_object_new_int64(v);
+	return v == TP_NONE ? NULL : json_object_new_int64(v);
 }
 
 static struct json_object *jstr(const char *s)
@@ -25,7 +27,7 @@ static struct json_object *jstr(const char *s)
 
 static struct json_object *jbool3(int v)
 {
-	return v < 0 ? NULL : json_object_new_boolean(v != 0);
+	return v == TP_NONE ? NULL : json_object_new_boolean(v != 0);
 }
 
 static void add(struct json_object *o, const char *key, struct json_object *v)
@@ -43,8 +45,11 @@ static struct json_object *json_doc(void)
 static struct json_object *json_source(const struct tp_source *src)
 {
 	struct json_object *o = json_object_new_object();
-	add(o, "kind", json_object_new_string(source_kind_name(tp_source_kind(src))));
-	add(o, "description", jstr(tp_source_describe(src)));
+	struct tp_source_info info;
+
+	tp_source_info(src, &info, NULL);	/* kind and description never fail */
+	add(o, "kind", json_object_new_string(info.kind_name));
+	add(o, "description", jstr(info.description));
 	return o;
 }
 
@@ -143,10 +148,11 @@ struct json_object *json_status(const struct tp_source *src, const struct tp_sna
 	struct json_object *online = json_object_new_array();
 	struct json_object *warnings = json_object_new_array();
 	const struct tp_plugin_set *set = tp_source_plugins(src);
-	int ver = source_interface_version(src);
+	struct tp_source_info info;
 
+	tp_source_info(src, &info, NULL);	/* the interface version never fails */
 	add_header(o, src, snap);
-	add(o, "interface_version", ver < 0 ? NULL : json_object_new_int(ver));
+	add(o, "interface_version", jint(info.abi_version));
 	add(o, "nr_cpus", json_object_new_int64((int64_t)snap->nr_cpus));
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		if (snap->cpus[i].online == 1)
@@ -252,8 +258,9 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 	struct tp_error err = { 0 };
 	int rc;
 
-	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK) {
-		rc = tp_stock_describe(ctx->src, &info, &err);
+	/* a stock kernel's description; other sources have none (-ENOTSUP) */
+	rc = tp_stock_describe(ctx->src, &info, &err);
+	if (rc != -ENOTSUP) {
 		if (rc < 0) {
 			tp_stock_info_release(&info);
 			json_object_put(obj);

@@ -156,7 +156,7 @@ static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 			     struct cmd_cands *out)
 {
 	struct tp_source *src = NULL;
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 	(void)a, (void)argc, (void)argv;
 	cands_add(out, "all");

@@ -5,10 +5,6 @@
 
 #include "commands.h"
 
-#ifndef TP_VERSION
-#define TP_VERSION "unknown"
-#endif
-
 /* Text for troff: backslashes escaped, no line starting with a control character. */
 static void man_text(const char *text, bool dashes)
 {
@@ -69,7 +65,7 @@ static const char *const sections[][2] = {
 
 static void man_header(void)
 {
-	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", TP_VERSION);
+	printf(".TH THERMPRESS 1 \"\" \"thermpress %s\" \"User Commands\"\n", tp_version()->version);
 	printf(".SH NAME\nthermpress \\- read and steer the scheduler's view of thermal pressure\n");
 	printf(".SH SYNOPSIS\n.B thermpress\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n");
 	printf(".B thermpress\n[\\fIOPTIONS\\fR] \\fB\\-f\\fR \\fIFILE\\fR\n.br\n");

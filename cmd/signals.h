@@ -15,8 +15,8 @@
  * watches standard output when it is a pipe or socket and raises SIGPIPE once its
  * reader has gone (`thermpress cap hold big 60% | head -c1`).
  */
-#ifndef TP_CMD_SIGNALS_H
-#define TP_CMD_SIGNALS_H
+#ifndef THERMPRESS_CMD_SIGNALS_H
+#define THERMPRESS_CMD_SIGNALS_H
 
 #include <signal.h>
 

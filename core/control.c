@@ -13,7 +13,7 @@
 
 static int take_topology(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
-	memset(snap, 0, sizeof(*snap));
+	tp_snapshot_init(snap);
 	return tp_snapshot_take(src, snap, err);
 }
 
@@ -170,17 +170,9 @@ int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
 	int rc;
 	size_t i;
 
+	if (src->ops->fixed_backend)
+		return src->ops->fixed_backend(src, name, decay_ms, err);
 	rc = read_backends(src, &st, err);
-	/*
-	 * A stock kernel cannot switch or change its decay: it says why, and what
-	 * would be needed, for the request as asked.
-	 */
-	if (src->kind == TP_SOURCE_STOCK) {
-		if (rc == 0 && decay_ms && st.active >= 0 && strcmp(st.names[st.active], name) == 0)
-			return src->ops->set_decay(src, decay_ms, err);
-		return src->ops->set_backend(src, name, err);
-	}
-
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < st.count; i++)
@@ -213,8 +205,8 @@ int tp_decay_set(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
 	struct backend_state st;
 	int rc;
 
-	if (src->kind == TP_SOURCE_STOCK)
-		return src->ops->set_decay(src, decay_ms, err);
+	if (src->ops->fixed_backend)
+		return src->ops->fixed_backend(src, NULL, decay_ms, err);
 	rc = read_backends(src, &st, err);
 	if (rc < 0)
 		return rc;

@@ -1,37 +1,73 @@
 // SPDX-License-Identifier: MIT
 /* Snapshot buffers: reused between takes so that a live view allocates nothing. */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "source.h"
 
+/*
+ * The buffers behind snap->cpus and snap->domains carry their size in front of
+ * them, so that the public struct holds no bookkeeping of the library's.
+ */
+struct cpu_block {
+	size_t alloc;
+	struct tp_cpu cpus[];
+};
+
+struct domain_block {
+	size_t alloc;
+	struct tp_domain domains[];
+};
+
+static struct cpu_block *cpu_block_of(struct tp_cpu *cpus)
+{
+	return cpus ? (struct cpu_block *)((char *)cpus - offsetof(struct cpu_block, cpus)) : NULL;
+}
+
+static struct domain_block *domain_block_of(struct tp_domain *domains)
+{
+	return domains ?
+		(struct domain_block *)((char *)domains - offsetof(struct domain_block, domains)) :
+		NULL;
+}
+
+void tp_snapshot_init(struct tp_snapshot *snap)
+{
+	*snap = (struct tp_snapshot)TP_SNAPSHOT_INIT;
+}
+
 int tp_snapshot_reserve(struct tp_snapshot *snap, size_t ncpus, size_t ndomains)
 {
-	if (ncpus > snap->cpus_alloc) {
-		struct tp_cpu *cpus = realloc(snap->cpus, ncpus * sizeof(*cpus));
+	struct cpu_block *cb = cpu_block_of(snap->cpus);
+	struct domain_block *db = domain_block_of(snap->domains);
 
-		if (!cpus)
+	if (ncpus > (SIZE_MAX - sizeof(*cb)) / sizeof(cb->cpus[0]) ||
+	    ndomains > (SIZE_MAX - sizeof(*db)) / sizeof(db->domains[0]))
+		return -ENOMEM;
+	if (ncpus > (cb ? cb->alloc : 0)) {
+		cb = realloc(cb, sizeof(*cb) + ncpus * sizeof(cb->cpus[0]));
+		if (!cb)
 			return -ENOMEM;
-		snap->cpus = cpus;
-		snap->cpus_alloc = ncpus;
+		cb->alloc = ncpus;
+		snap->cpus = cb->cpus;
 	}
-	if (ndomains > snap->domains_alloc) {
-		struct tp_domain *domains = realloc(snap->domains, ndomains * sizeof(*domains));
-
-		if (!domains)
+	if (ndomains > (db ? db->alloc : 0)) {
+		db = realloc(db, sizeof(*db) + ndomains * sizeof(db->domains[0]));
+		if (!db)
 			return -ENOMEM;
-		snap->domains = domains;
-		snap->domains_alloc = ndomains;
+		db->alloc = ndomains;
+		snap->domains = db->domains;
 	}
 	return 0;
 }
 
 void tp_snapshot_release(struct tp_snapshot *snap)
 {
-	free(snap->cpus);
-	free(snap->domains);
-	memset(snap, 0, sizeof(*snap));
+	free(cpu_block_of(snap->cpus));
+	free(domain_block_of(snap->domains));
+	tp_snapshot_init(snap);
 }
 
 int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu)

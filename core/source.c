@@ -146,6 +146,33 @@ const char *tp_source_describe(const struct tp_source *src)
 	return src->description;
 }
 
+static const char *kind_name(enum tp_source_kind kind)
+{
+	switch (kind) {
+	case TP_SOURCE_PATCHED:
+		return "patched";
+	case TP_SOURCE_SIM:
+		return "sim";
+	case TP_SOURCE_STOCK:
+		return "stock";
+	default:
+		return "auto";
+	}
+}
+
+int tp_source_info(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err)
+{
+	*info = (struct tp_source_info){
+		.kind = src->kind,
+		.kind_name = kind_name(src->kind),
+		.description = src->description,
+		.abi_version = TP_NONE,
+		.simulated = false,
+		.clock = TP_CLOCK_REAL,
+	};
+	return src->ops->info ? src->ops->info(src, info, err) : 0;
+}
+
 const struct tp_plugin_set *tp_source_plugins(const struct tp_source *src)
 {
 	return src->plugins;
@@ -155,8 +182,11 @@ int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_
 {
 	int rc = src->ops->snapshot(src, snap, err);
 
-	if (rc == 0)
+	if (rc == 0) {
+		/* the kind's name, from the one place that names kinds */
+		snprintf(snap->source, sizeof(snap->source), "%s", kind_name(src->kind));
 		tp_snapshot_derive(snap);
+	}
 	return rc;
 }
 
@@ -166,6 +196,45 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 		return tp_error_set(err, -ENOTSUP, "%s is not a simulator: it has no clock to advance",
 				    src->description);
 	return src->ops->advance(src, ns, err);
+}
+
+/* The stock calls on a source without the stock operations. */
+static int not_stock(const struct tp_source *src, struct tp_error *err)
+{
+	return tp_error_set(err, -ENOTSUP, "%s is not a stock kernel: this needs the stock-kernel source",
+			    src->description);
+}
+
+int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct tp_error *err)
+{
+	memset(info, 0, sizeof(*info));
+	if (!src->ops->stock_describe)
+		return not_stock(src, err);
+	return src->ops->stock_describe(src, info, err);
+}
+
+int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
+			    struct tp_error *err)
+{
+	if (!src->ops->stock_set_cap_method)
+		return not_stock(src, err);
+	return src->ops->stock_set_cap_method(src, method, err);
+}
+
+/* A stock kernel's state file records limits only: its restore, counted. */
+int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err)
+{
+	struct tp_restore_report rep = { 0 };
+	int rc;
+
+	if (restored)
+		*restored = 0;
+	if (!src->ops->stock_describe || !src->ops->restore)
+		return not_stock(src, err);
+	rc = src->ops->restore(src, &rep, err);
+	if (restored)
+		*restored = rep.restored;
+	return rc;
 }
 
 int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,

@@ -10,6 +10,7 @@
 #ifndef TP_CORE_SOURCE_H
 #define TP_CORE_SOURCE_H
 
+#include <thermpress/stock.h>
 #include <thermpress/thermpress.h>
 
 struct tp_source;
@@ -25,6 +26,12 @@ struct tp_source_ops {
 	/* The source's backend names in order, the active index, the decay in force. */
 	int (*backends)(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
 			size_t *count, int *active, int64_t *decay_ms, struct tp_error *err);
+	/*
+	 * Optional: what only the source knows about itself (abi_version, simulated,
+	 * clock), over what the generic layer filled in first (kind, names, TP_NONE,
+	 * not simulated, a real clock).
+	 */
+	int (*info)(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err);
 	/* Optional (NULL: -ENOTSUP). */
 	int (*advance)(struct tp_source *src, uint64_t ns, struct tp_error *err);
 	int (*serve)(struct tp_source *src, const char *mountpoint, volatile sig_atomic_t *stop,
@@ -38,6 +45,20 @@ struct tp_source_ops {
 			   struct tp_error *err);
 	int (*limits_put_back)(struct tp_source *src, const void *saved,
 			       const struct tp_cpuset *only, struct tp_error *err);
+	/*
+	 * Optional: a source whose kernel fixes the backend and its decay (a stock
+	 * kernel) answers every backend or decay request itself, saying why it cannot,
+	 * for the request as asked (name NULL: a decay for the backend in force).
+	 * Without it the generic layer checks the request against the source's backends
+	 * and plugins, then calls set_backend and set_decay.
+	 */
+	int (*fixed_backend)(struct tp_source *src, const char *name, uint32_t decay_ms,
+			     struct tp_error *err);
+	/* Optional (NULL: -ENOTSUP): what only a stock kernel tells or does (thermpress/stock.h). */
+	int (*stock_describe)(struct tp_source *src, struct tp_stock_info *info,
+			      struct tp_error *err);
+	int (*stock_set_cap_method)(struct tp_source *src, enum tp_stock_cap_method method,
+				    struct tp_error *err);
 	/* Optional: the state file (state.h): record changes first, undo them, count them. */
 	int (*journal)(struct tp_source *src, struct tp_error *err);
 	int (*restore)(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err);

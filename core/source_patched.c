@@ -18,6 +18,7 @@
 
 struct patched {
 	char dir[4096];		/* root + TP_ABI_DIR */
+	int version;		/* of the interface, read when opened */
 	char root[4096];	/* the root prefix: "" for "/" */
 	char *buf;		/* read buffer, reused between snapshots */
 	size_t cap;
@@ -118,7 +119,6 @@ static int patched_snapshot(struct tp_source *src, struct tp_snapshot *snap, str
 	rc = tp_abi_parse_stats(p->buf, len, snap, err);
 	if (rc < 0)
 		return rc;
-	snprintf(snap->source, sizeof(snap->source), "patched");
 	return 0;
 }
 
@@ -217,7 +217,7 @@ static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, u
 			  struct tp_error *err)
 {
 	struct patched *p = src->priv;
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_state st;
 	char value[4096];
 	bool *drop = NULL;
@@ -473,6 +473,37 @@ static int patched_advance(struct tp_source *src, uint64_t ns, struct tp_error *
 	return write_file(p, "sim_clock", value, err);
 }
 
+/* A simulator served over FUSE has sim_clock ("virtual" or "real"); a kernel does not. */
+static int patched_info(const struct tp_source *src, struct tp_source_info *info,
+			struct tp_error *err)
+{
+	const struct patched *p = src->priv;
+	char path[4200], value[16];
+	ssize_t n;
+	int fd;
+
+	info->abi_version = p->version;
+	file_path(p, "sim_clock", path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	info->simulated = true;
+	if (fd < 0)
+		return tp_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	n = read(fd, value, sizeof(value) - 1);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return tp_error_set(err, -e, "cannot read %s: %s", path, strerror(e));
+	}
+	close(fd);
+	value[n] = '\0';
+	if (!strcmp(value, "virtual\n") || !strcmp(value, "virtual"))
+		info->clock = TP_CLOCK_VIRTUAL;
+	return 0;
+}
+
 static void patched_close(struct tp_source *src)
 {
 	struct patched *p = src->priv;
@@ -487,6 +518,7 @@ static const struct tp_source_ops patched_ops = {
 	.set_backend = patched_set_backend,
 	.set_decay = patched_set_decay,
 	.backends = patched_backends,
+	.info = patched_info,
 	.advance = patched_advance,
 	.journal = patched_journal,
 	.restore = patched_restore,
@@ -531,6 +563,8 @@ int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_er
 			rc = tp_error_set(err, -EPROTO,
 				"%s: interface version %llu is not supported (this thermpress reads version %d)",
 				p->dir, (unsigned long long)version, TP_ABI_VERSION);
+		else
+			p->version = (int)version;
 	}
 	if (rc < 0) {
 		patched_close(src);

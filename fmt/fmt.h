@@ -37,7 +37,7 @@ const char *fmt_mhz(char *buf, size_t len, int64_t khz);
 const char *fmt_mhz_pair(char *buf, size_t len, int64_t capped_khz, int64_t max_khz);
 /* A decay period: "32 ms"; "none" for 0 (the backend has none, as instant); FMT_NONE. */
 const char *fmt_decay(char *buf, size_t len, int64_t decay_ms);
-/* A reading of a clock, to the millisecond (truncated): "10.400 s". */
+/* A reading of a clock, or a span of one, in seconds to the millisecond (truncated): "10.400 s". */
 const char *fmt_time(char *buf, size_t len, uint64_t ns);
 /* A duration, exactly, in the largest unit that divides it: "1 s", "200 ms", "1500 ms", "250 us", "7 ns". */
 const char *fmt_duration(char *buf, size_t len, uint64_t ns);

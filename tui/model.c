@@ -124,7 +124,7 @@ static void shadows_update(struct model *m, uint64_t now, uint64_t p, bool tick,
 /* Feed the selection's pressure p, observed at t. */
 static void shadows_feed(struct model *m, uint64_t t, int64_t p)
 {
-	uint64_t tick_ns = 1000000000ull / (uint64_t)(m->hz > 0 ? m->hz : 250);
+	uint64_t tick_ns = 1000000000ull / (uint64_t)(m->hz > 0 ? m->hz : TP_HZ_DEFAULT);
 	uint64_t k, last_k, n;
 
 	if (p < 0)
@@ -300,6 +300,7 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 int model_init(struct model *m, struct tp_source *src, const struct tp_cpuset *filter)
 {
 	memset(m, 0, sizeof(*m));
+	tp_snapshot_init(&m->snap);
 	m->filter = filter;
 	m->plugins = tp_source_plugins(src);
 	return 0;

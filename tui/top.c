@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tp_top_run: the loop.  One sample per interval (advancing a virtual clock by the
+ * top_run: the loop.  One sample per interval (advancing a virtual clock by the
  * step first), keys in between; drawing only when something changed, with werase
  * and wnoutrefresh/doupdate so that curses sends only the difference.  No
  * allocation per frame: the snapshot's buffers are reused and the history is a ring.
@@ -13,50 +13,39 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <thermpress/text.h>
-
 #include "tui.h"
 #include "clock.h"
 
-static int run_once(struct tp_source *src, const struct tp_top_options *opts,
-		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui)
+static int run_once(struct tp_source *src, const struct top_options *opts,
+		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui,
+		    struct tp_error *err)
 {
 	FILE *out = opts->out ? opts->out : stdout;
 	struct canvas cv;
 	int w = opts->width, rc;
 
 	ui->vclock_step_ns = 0;	/* one frame: the clock is not moved */
-	if (model_sample(m, src, true) < 0) {
-		/* the message may quote the kernel's or a file's text */
-		char msg[3 * sizeof(m->snap_err)];
-		tp_text_terminal(msg, sizeof(msg), m->snap_err, strlen(m->snap_err), 0);
-		fprintf(stderr, "thermpress: %s\n", msg);
-		return 1;
-	}
+	rc = model_sample(m, src, true);
+	if (rc < 0)
+		return tp_error_set(err, rc, "%s", m->snap_err);
 	if (w <= 0) {
 		const char *cols = getenv("COLUMNS");
 		w = cols ? atoi(cols) : 0;
 		if (w < 40 || w > 1000)
 			w = 120;
 	}
-	if (layout_items(l, m) < 0) {
-		fprintf(stderr, "thermpress: out of memory\n");
-		return 1;
-	}
+	if (layout_items(l, m) < 0)
+		return tp_error_set(err, -ENOMEM, "out of memory");
 	l->cur = (size_t)-1;	/* no selection marker in a printed frame */
 	layout_fit(l, w, 0, true);
-	if (cv_text_init(&cv, w, draw_once_height(l), g) < 0) {
-		fprintf(stderr, "thermpress: out of memory\n");
-		return 1;
-	}
+	if (cv_text_init(&cv, w, draw_once_height(l), g) < 0)
+		return tp_error_set(err, -ENOMEM, "out of memory");
 	draw_frame(&cv, m, l, ui);
 	rc = cv_text_print(&cv, out);
 	cv_text_free(&cv);
 	/* on stdout the error stays in its flags: the command reports it once, at exit */
-	if (rc < 0 && out != stdout) {
-		fprintf(stderr, "thermpress: cannot write the frame: error %d\n", -rc);
-		return 1;
-	}
+	if (rc < 0 && out != stdout)
+		return tp_error_set(err, rc, "cannot write the frame: error %d", -rc);
 	return 0;
 }
 
@@ -82,23 +71,21 @@ static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w,
 }
 
 static int run_live(struct tp_source *src, const struct glyphs *g, struct model *m,
-		    struct layout *l, struct ui *ui)
+		    struct layout *l, struct ui *ui, struct tp_error *err)
 {
 	unsigned gen = 0;
 	uint64_t next;
 	int w, h;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "thermpress: top needs a terminal (use --once to print one frame)\n");
-		return 1;
-	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return tp_error_set(err, -ENOTTY,
+				    "top needs a terminal (use --once to print one frame)");
 	tui_stop = 0;
 	term_signals(true);
 	if (term_start() < 0) {
 		term_signals(false);
-		fprintf(stderr, "thermpress: cannot start the terminal (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
-		return 1;
+		return tp_error_set(err, -EIO, "cannot start the terminal (TERM=%s)",
+				    getenv("TERM") ? getenv("TERM") : "");
 	}
 	model_sample(m, src, true);
 	next = mono_ns() + ui->interval_ns;
@@ -162,7 +149,7 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 	return 0;
 }
 
-int tp_top_run(struct tp_source *src, const struct tp_top_options *opts)
+int top_run(struct tp_source *src, const struct top_options *opts, struct tp_error *err)
 {
 	const struct glyphs *g = term_glyphs();
 	struct model m;
@@ -177,9 +164,9 @@ int tp_top_run(struct tp_source *src, const struct tp_top_options *opts)
 	ui.source_desc = tp_source_describe(src);
 	model_init(&m, src, opts->cpus);
 	if (opts->once)
-		status = run_once(src, opts, g, &m, &l, &ui);
+		status = run_once(src, opts, g, &m, &l, &ui, err);
 	else
-		status = run_live(src, g, &m, &l, &ui);
+		status = run_live(src, g, &m, &l, &ui, err);
 	layout_free(&l);
 	model_fini(&m);
 	return status;

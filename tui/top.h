@@ -2,16 +2,16 @@
 /*
  * The live view behind `thermpress top` (docs/top.md), as a module the command links.
  *
- * tp_top_run() draws the CPUs of an open source with ncursesw until the user quits
+ * top_run() draws the CPUs of an open source with ncursesw until the user quits
  * (q, SIGINT, SIGTERM), or, with once, prints one frame to opts->out as plain text
  * without touching the terminal.  Every change it makes (caps, backend, decay) goes
- * through the library exactly as the one-shot commands do.  It returns an exit
- * status (0, or 1 after printing "thermpress: ..." to stderr) and restores the
- * terminal on every way out.  With once on stdout, a write error is left in stdout's
+ * through the library exactly as the one-shot commands do.  It returns 0, or a
+ * negative errno with the message in err for the command to report (it prints
+ * nothing itself), and restores the terminal on every way out.  With once on stdout, a write error is left in stdout's
  * error flag for the caller to report (as it reports every other command's output).
  */
-#ifndef TP_TUI_TOP_H
-#define TP_TUI_TOP_H
+#ifndef THERMPRESS_TUI_TOP_H
+#define THERMPRESS_TUI_TOP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@
 
 #include <thermpress/thermpress.h>
 
-struct tp_top_options {
+struct top_options {
 	uint64_t interval_ns;		/* between samples; 0: 1 s */
 	const struct tp_cpuset *cpus;	/* the CPUs shown; NULL: all */
 	bool once;			/* one frame as plain text, then return */
@@ -33,6 +33,6 @@ struct tp_top_options {
 	uint64_t vclock_step_ns;
 };
 
-int tp_top_run(struct tp_source *src, const struct tp_top_options *opts);
+int top_run(struct tp_source *src, const struct top_options *opts, struct tp_error *err);
 
 #endif

@@ -8,12 +8,12 @@
  *   plot.c    the history plot of the selection
  *   input.c   keys, the cap prompt, the backend menu, decay steps
  *   term.c    curses setup and restore, signals, colours, glyphs
- *   top.c     tp_top_run: the loop
+ *   top.c     top_run: the loop
  * Values are computed apart from drawing (htop's rule); they are written as fmt.h
  * writes them for every command (a missing value, TP_NONE, as FMT_NONE, never as 0).
  */
-#ifndef TP_TUI_H
-#define TP_TUI_H
+#ifndef THERMPRESS_TUI_H
+#define THERMPRESS_TUI_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -16,7 +16,7 @@
 int tp_exp_restart_state(struct tp_source *src, uint64_t *start_ns, struct tp_error *err)
 {
 	struct tp_backend_info info[TP_MAX_BACKENDS];
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	const char *active = NULL, *other = NULL;
 	size_t n = 0;
 	int rc = tp_backend_list(src, info, TP_MAX_BACKENDS, &n, err);
@@ -80,6 +80,7 @@ int tp_recorder_open(struct tp_source *src, FILE *fp, const struct tp_record_opt
 	if (!rec)
 		return tp_error_set(err, -ENOMEM, "out of memory for a recorder");
 	rec->src = src;
+	tp_snapshot_init(&rec->snap);
 	rec->interval = opts->interval_ns;
 	tp_trace_meta_init(&meta);
 	if (opts->restart_state) {
@@ -240,7 +241,7 @@ static int wait_until(struct tp_source *src, const struct tp_play_options *o, ui
 int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		    const struct tp_play_options *opts, struct tp_error *err)
 {
-	struct tp_snapshot now_snap = { 0 };
+	struct tp_snapshot now_snap = TP_SNAPSHOT_INIT;
 	struct tp_limits *before = NULL;
 	struct tp_cpuset touched;
 	struct tp_error e = { 0 };

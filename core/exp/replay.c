@@ -507,7 +507,7 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	if (nb > TP_REPLAY_MAX_BACKENDS)
 		return tp_error_set(err, -EINVAL, "too many backends (at most %d)",
 				    TP_REPLAY_MAX_BACKENDS);
-	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : 250;
+	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : TP_HZ_DEFAULT;
 	if (hz < 1 || hz > 100000)
 		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz", hz);
 	if (span && (nticks = tp_replay_ticks(meta, span, hz)) > TP_REPLAY_MAX_TICKS)

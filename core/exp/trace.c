@@ -145,7 +145,7 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 	w->first_event = true;
 	switch (fmt) {
 	case TP_TRACE_CSV:
-		fprintf(fp, "# thermpress trace %d\n", TP_TRACE_VERSION);
+		fprintf(fp, TP_TRACE_CSV_MAGIC " %d\n", TP_TRACE_VERSION);
 		if (meta->source[0]) {
 			fputs("# source ", fp);
 			csv_str(fp, meta->source, true);
@@ -542,8 +542,11 @@ static int next_record(struct tp_trace_reader *rd, char *msg, size_t len)
 			p++;
 		if (!*p)
 			continue;
-		if (!rd->kind)
-			rd->kind = *p == '{' ? 2 : 1;
+		if (!rd->kind) {
+			enum tp_trace_format f;
+
+			rd->kind = tp_trace_detect(p, strlen(p), &f) == 1 && f == TP_TRACE_JSONL ? 2 : 1;
+		}
 		/* CSV: a quoted field may hold line breaks (RFC 4180) */
 		rd->quoted = rd->kind == 1 && memchr(rd->line, '"', (size_t)n);
 		while (rd->quoted && open_quote(rd->line)) {

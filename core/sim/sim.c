@@ -27,16 +27,6 @@ uint32_t tpsim_cpu_max_capacity(const struct tp_sim *sim, int cpu)
 	return sim->preset.domains[sim->domain[cpu]].max_capacity;
 }
 
-const char *tpsim_backend_name(const struct tp_sim *sim, size_t i)
-{
-	return sim->backends[i].ops->name;
-}
-
-uint32_t tpsim_decay_ms(const struct tp_sim *sim)
-{
-	return sim->backends[sim->active].decay_ms;
-}
-
 /*
  * The per-CPU instances of one backend live in one aligned block (the host owns
  * plugin state): avgs[0].state is the block, so no per-CPU allocation ever happens.
@@ -100,8 +90,16 @@ static int switch_state(struct tp_sim *sim, size_t b, uint32_t decay_ms, struct 
 
 static void tick(struct tp_sim *sim, uint64_t t)
 {
-	if (sim->scenario)
-		tpsim_scenario_tick(sim->scenario, sim, t);
+	size_t d;
+	uint64_t khz;
+
+	/* the scenario's governor decides, the simulator caps (sim_scenario.c calls nothing here) */
+	if (sim->scenario && tpsim_scenario_tick(sim->scenario, sim, t, &d, &khz)) {
+		const struct tpsim_domain_desc *dd = &sim->preset.domains[d];
+
+		for (int cpu = dd->first_cpu; cpu < dd->first_cpu + dd->nr_cpus; cpu++)
+			tpsim_apply_cap(sim, cpu, khz);
+	}
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		if (!sim->online[cpu])
 			continue;
@@ -275,12 +273,12 @@ int tpsim_create(const struct tpsim_config *cfg, const struct tp_plugin_set *plu
 		 struct tp_sim **out, struct tp_error *err)
 {
 	struct tp_sim *sim;
-	int r, hz = cfg->hz ? cfg->hz : 250;
+	int r, hz = cfg->hz ? cfg->hz : TP_HZ_DEFAULT;
 	size_t n;
 
-	if (hz != 100 && hz != 250 && hz != 1000)
-		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz (100, 250 or 1000)",
-				    cfg->hz);
+	if (!tp_sim_hz_valid(hz))
+		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz (%s)", cfg->hz,
+				    tp_sim_hz_rates_text());
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return tp_error_set(err, -ENOMEM, "out of memory for the simulator");
@@ -357,7 +355,6 @@ int tpsim_snapshot(struct tp_sim *sim, struct tp_snapshot *snap, struct tp_error
 	if (tp_snapshot_reserve(snap, (size_t)sim->nr_cpus, p->nr_domains))
 		return tp_error_set(err, -ENOMEM, "out of memory for a snapshot of %d cpus",
 				    sim->nr_cpus);
-	snprintf(snap->source, sizeof(snap->source), "sim");
 	snprintf(snap->backend, sizeof(snap->backend), "%s", tpsim_backend_name(sim, sim->active));
 	snap->decay_ms = tpsim_decay_ms(sim);
 	snap->hz = sim->hz;

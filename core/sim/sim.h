@@ -25,7 +25,7 @@
 #include <thermpress/thermpress.h>
 
 /* The virtual clock starts here (and the real clock counts from here). */
-#define TPSIM_T0_NS 10000000000ull
+#define TPSIM_T0_NS TP_SIM_START_NS
 /* The most one advance may move the clock: one day. */
 #define TPSIM_ADVANCE_MAX_NS (86400ull * 1000000000ull)
 #define TPSIM_MAX_CPUS 4096
@@ -65,8 +65,13 @@ int tpsim_scenario_create(const char *name, const struct tp_sim *sim,
 			  struct tpsim_scenario **out, struct tp_error *err);
 void tpsim_scenario_destroy(struct tpsim_scenario *sc);
 const char *tpsim_scenario_name(const struct tpsim_scenario *sc);
-/* Called at every tick time t before the CPUs are updated; may inject caps. */
-void tpsim_scenario_tick(struct tpsim_scenario *sc, struct tp_sim *sim, uint64_t t);
+/*
+ * Called at every tick time t before the CPUs are updated.  True when the governor
+ * moves the cap of domain *domain to *khz, which the simulator then applies to the
+ * domain's CPUs (the scenario decides, the simulator caps: no call back into sim.c).
+ */
+bool tpsim_scenario_tick(struct tpsim_scenario *sc, const struct tp_sim *sim, uint64_t t,
+			 size_t *domain, uint64_t *khz);
 /* Temperature of domain d in millidegrees C (TP_NONE without a model). */
 int64_t tpsim_scenario_temp_mc(const struct tpsim_scenario *sc, size_t d);
 
@@ -121,7 +126,7 @@ struct tp_sim {
 
 struct tpsim_config {
 	const char *preset;		/* NULL: hikey960 */
-	int hz;				/* 0: 250 */
+	int hz;				/* 0: TP_HZ_DEFAULT */
 	bool virtual_clock;
 	const char *scenario;		/* NULL: none */
 };
@@ -144,14 +149,21 @@ int tpsim_inject(struct tp_sim *sim, const struct tp_cpuset *cpus, uint64_t khz,
 int tpsim_set_backend(struct tp_sim *sim, const char *name, struct tp_error *err);
 int tpsim_set_decay(struct tp_sim *sim, uint64_t decay_ms, struct tp_error *err);
 /* The decay in force for the active backend (0 for one without a parameter). */
-uint32_t tpsim_decay_ms(const struct tp_sim *sim);
-const char *tpsim_backend_name(const struct tp_sim *sim, size_t i);
+static inline uint32_t tpsim_decay_ms(const struct tp_sim *sim)
+{
+	return sim->backends[sim->active].decay_ms;
+}
+
+static inline const char *tpsim_backend_name(const struct tp_sim *sim, size_t i)
+{
+	return sim->backends[i].ops->name;
+}
 
 /* Fill snap (reusing its buffers).  Does not sync: callers sync first. */
 int tpsim_snapshot(struct tp_sim *sim, struct tp_snapshot *snap, struct tp_error *err);
 
 /* Cap one CPU at khz (0 or max: clear) at the current time, as the cooling device
- * does: no validation, no sync (the scenario calls it from inside the tick). */
+ * does: no validation, no sync (the tick calls it for the scenario's governor). */
 void tpsim_apply_cap(struct tp_sim *sim, int cpu, uint64_t khz);
 
 /* Used by the tick, inject and the scenario. */
@@ -160,7 +172,10 @@ uint32_t tpsim_cpu_max_capacity(const struct tp_sim *sim, int cpu);
 
 /* ---- the update log (sim_log.c) ------------------------------------------------- */
 
-/* cpu -1 stops logging; a CPU starts a new log (its backend state is reset). */
+/*
+ * cpu -1 stops logging; a CPU starts a new log (its backend state is reset) at the
+ * simulator's time: callers sync first.
+ */
 int tpsim_log_set_cpu(struct tp_sim *sim, int64_t cpu, struct tp_error *err);
 void tpsim_log_reset_line(struct tp_sim *sim, uint64_t t);
 void tpsim_log_update_line(struct tp_sim *sim, uint64_t t, uint64_t pressure, uint64_t avg);

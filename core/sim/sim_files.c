@@ -79,7 +79,7 @@ static int read_stats(struct tp_sim *sim, char **text, size_t *len)
 	struct tp_snapshot snap;
 	int r;
 
-	memset(&snap, 0, sizeof(snap));
+	tp_snapshot_init(&snap);
 	r = tpsim_snapshot(sim, &snap, NULL);
 	if (!r)
 		r = tp_abi_format_stats(&snap, text, len);
@@ -122,6 +122,7 @@ static int write_log_cpu(struct tp_sim *sim, const char *value, struct tp_error 
 {
 	uint64_t cpu;
 
+	tpsim_sync(sim);	/* the log starts now */
 	if (!strcmp(value, "-1"))
 		return tpsim_log_set_cpu(sim, -1, err);
 	if (tp_abi_parse_u64(value, &cpu) || cpu >= (uint64_t)sim->nr_cpus)

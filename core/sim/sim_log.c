@@ -47,7 +47,6 @@ int tpsim_log_set_cpu(struct tp_sim *sim, int64_t cpu, struct tp_error *err)
 {
 	struct tpsim_log *log = &sim->log;
 
-	tpsim_sync(sim);
 	if (cpu == -1) {
 		log->cpu = -1;
 		return 0;

@@ -90,10 +90,13 @@ static unsigned load_pct(uint64_t t)
 	return (t - TPSIM_T0_NS) % HEAT_CYCLE_NS < HEAT_BUSY_NS ? HEAT_BUSY_PCT : HEAT_LIGHT_PCT;
 }
 
-void tpsim_scenario_tick(struct tpsim_scenario *sc, struct tp_sim *sim, uint64_t t)
+bool tpsim_scenario_tick(struct tpsim_scenario *sc, const struct tp_sim *sim, uint64_t t,
+			 size_t *domain, uint64_t *khz)
 {
+	bool changed = false;
+
 	if ((t - TPSIM_T0_NS) % HEAT_POLL_NS)
-		return;
+		return false;
 	unsigned load = load_pct(t);
 
 	for (size_t d = 0; d < sc->nr_domains; d++) {
@@ -116,7 +119,9 @@ void tpsim_scenario_tick(struct tpsim_scenario *sc, struct tp_sim *sim, uint64_t
 		if (level == h->level)
 			continue;
 		h->level = level;
-		for (int cpu = dd->first_cpu; cpu < dd->first_cpu + dd->nr_cpus; cpu++)
-			tpsim_apply_cap(sim, cpu, dd->opps_khz[level]);
+		*domain = d;
+		*khz = dd->opps_khz[level];
+		changed = true;
 	}
+	return changed;
 }

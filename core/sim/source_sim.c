@@ -48,6 +48,18 @@ static int op_backends(struct tp_source *src, char names[][TP_NAME_MAX], size_t 
 	return 0;
 }
 
+static int op_info(const struct tp_source *src, struct tp_source_info *info,
+		   struct tp_error *err)
+{
+	const struct tp_sim *sim = src->priv;
+
+	/* it serves docs/abi.md as it is, so it speaks the version a kernel does */
+	info->abi_version = TP_ABI_VERSION;
+	info->simulated = true;
+	info->clock = sim->virtual_clock ? TP_CLOCK_VIRTUAL : TP_CLOCK_REAL;
+	return 0;
+}
+
 static int op_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 {
 	return tpsim_advance(sim_of(src), ns, err);
@@ -71,6 +83,7 @@ static const struct tp_source_ops sim_ops = {
 	.set_backend = op_set_backend,
 	.set_decay = op_set_decay,
 	.backends = op_backends,
+	.info = op_info,
 	.advance = op_advance,
 	.serve = op_serve,
 	.close = op_close,

@@ -308,7 +308,7 @@ static void estimate(struct stock *s, struct stock_cpu *c, uint64_t now, int64_t
 		c->avg_value = tp_avg_update(&c->avg, est, (uint64_t)pressure);
 		c->avg_started = true;
 	} else if (est > c->last_ns) {
-		tick = 1000000000u / (uint64_t)(s->kernel.hz > 0 ? s->kernel.hz : 250);
+		tick = 1000000000u / (uint64_t)(s->kernel.hz > 0 ? s->kernel.hz : TP_HZ_DEFAULT);
 		if ((est - c->last_ns) / tick > 100000) {
 			tp_avg_update(&c->avg, est - tick, c->last_pressure);
 		} else {
@@ -399,7 +399,6 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	    stock_read_text(path, buf, sizeof(buf)) == 0 && stock_parse_cpus(buf, &online, &nonline) == 0)
 		have_online = true;
 
-	snprintf(snap->source, sizeof(snap->source), "stock");
 	snprintf(snap->backend, sizeof(snap->backend), "%s", model_backend(s));
 	snap->decay_ms = model_decay_ms(s);
 	snap->hz = s->kernel.hz;
@@ -487,10 +486,18 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 
 /* ---- Control ------------------------------------------------------------------ */
 
+/*
+ * After a limit changed, sample at once, so that the estimate sees the change when
+ * it happened (stock_caps.c writes limits and calls nothing here).
+ */
 static int stock_inject_op(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
 			   struct tp_error *err)
 {
-	return stock_inject(src->priv, cpus, khz, err);
+	int rc = stock_inject(src->priv, cpus, khz, err);
+
+	if (rc == 0)
+		stock_sample(src->priv);
+	return rc;
 }
 
 static const char *kernel_name(const struct stock *s, char *buf, size_t len)
@@ -548,6 +555,31 @@ static int stock_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_e
 }
 
 static int stock_backends(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
+			  size_t *count, int *active, int64_t *decay_ms, struct tp_error *err);
+
+/*
+ * A stock kernel cannot switch or change its decay: it says why, and what would be
+ * needed, for the request as asked (a new decay for the backend in force is a decay
+ * request).
+ */
+static int stock_fixed_backend(struct tp_source *src, const char *name, uint32_t decay_ms,
+			       struct tp_error *err)
+{
+	char names[TP_MAX_BACKENDS][TP_NAME_MAX];
+	size_t count;
+	int active;
+	int64_t in_force;
+
+	if (!name)
+		return stock_set_decay(src, decay_ms, err);
+	if (decay_ms &&
+	    stock_backends(src, names, TP_MAX_BACKENDS, &count, &active, &in_force, NULL) == 0 &&
+	    active >= 0 && strcmp(names[active], name) == 0)
+		return stock_set_decay(src, decay_ms, err);
+	return stock_set_backend(src, name, err);
+}
+
+static int stock_backends(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
 			  size_t *count, int *active, int64_t *decay_ms, struct tp_error *err)
 {
 	static const char *const fallback[] = { "instant", "pelt", "decay" };
@@ -590,13 +622,20 @@ static int stock_limits_save_op(struct tp_source *src, const struct tp_cpuset *c
 static int stock_limits_put_back_op(struct tp_source *src, const void *saved,
 				    const struct tp_cpuset *only, struct tp_error *err)
 {
-	return stock_limits_put_back(src->priv, saved, only, err);
+	int rc = stock_limits_put_back(src->priv, saved, only, err);
+
+	stock_sample(src->priv);	/* also after a partial failure: some may be back */
+	return rc;
 }
 
 static int stock_restore_op(struct tp_source *src, struct tp_restore_report *rep,
 			    struct tp_error *err)
 {
-	return stock_restore_all(src->priv, rep, err);
+	int rc = stock_restore_all(src->priv, rep, err);
+
+	if (rc == 0 && rep->restored)
+		stock_sample(src->priv);
+	return rc;
 }
 
 static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
@@ -604,7 +643,15 @@ static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struc
 	return stock_pending(src->priv, out, err);
 }
 
+static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
+			  struct tp_error *err);
+static int stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
+				struct tp_error *err);
+
 static const struct tp_source_ops stock_ops = {
+	.fixed_backend = stock_fixed_backend,
+	.stock_describe = stock_describe,
+	.stock_set_cap_method = stock_set_cap_method,
 	.limits_save = stock_limits_save_op,
 	.limits_put_back = stock_limits_put_back_op,
 	.restore = stock_restore_op,
@@ -617,17 +664,7 @@ static const struct tp_source_ops stock_ops = {
 	.close = stock_close,
 };
 
-/* ---- Public stock API ------------------------------------------------------------- */
-
-static struct stock *stock_of(struct tp_source *src, struct tp_error *err)
-{
-	if (!src || src->ops != &stock_ops) {
-		tp_error_set(err, -EINVAL, "%s is not a stock kernel: this needs the stock-kernel source",
-			     src ? src->description : "no source");
-		return NULL;
-	}
-	return src->priv;
-}
+/* ---- The stock operations (thermpress/stock.h; core/source.c calls them) ------------- */
 
 static void add_note(struct tp_stock_info *info, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -643,17 +680,14 @@ static void add_note(struct tp_stock_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct tp_error *err)
+static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
+			  struct tp_error *err)
 {
-	struct stock *s = stock_of(src, err);
-	const struct stock_kernel *k;
+	struct stock *s = src->priv;
+	const struct stock_kernel *k = &s->kernel;
 	char path[STOCK_PATH_MAX];
 	int rc;
 
-	memset(info, 0, sizeof(*info));
-	if (!s)
-		return -EINVAL;
-	k = &s->kernel;
 	snprintf(info->release, sizeof(info->release), "%s", k->release);
 	info->version_major = k->major;
 	info->version_minor = k->minor;
@@ -778,14 +812,12 @@ const char *tp_stock_cap_method_name(enum tp_stock_cap_method method)
 	return method == TP_STOCK_CAP_COOLING_DEVICE ? "cooling" : "scaling_max_freq";
 }
 
-int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
-			    struct tp_error *err)
+static int stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
+				struct tp_error *err)
 {
-	struct stock *s = stock_of(src, err);
+	struct stock *s = src->priv;
 	bool any = false;
 
-	if (!s)
-		return -EINVAL;
 	if (method == TP_STOCK_CAP_COOLING_DEVICE) {
 		for (size_t i = 0; i < s->nr_policies; i++)
 			any |= s->policies[i].cooling >= 0;
@@ -798,20 +830,4 @@ int tp_stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method meth
 	}
 	s->method = method;
 	return 0;
-}
-
-int tp_stock_restore(struct tp_source *src, size_t *restored, struct tp_error *err)
-{
-	struct stock *s = stock_of(src, err);
-	struct tp_restore_report rep = { 0 };
-	int rc;
-
-	if (restored)
-		*restored = 0;
-	if (!s)
-		return -EINVAL;
-	rc = stock_restore_all(s, &rep, err);
-	if (restored)
-		*restored = rep.restored;
-	return rc;
 }

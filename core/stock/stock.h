@@ -111,6 +111,8 @@ int stock_read_text(const char *path, char *buf, size_t len);
 int stock_write_text(const struct stock *s, const char *path, const char *value);
 /* A whole decimal integer file; -errno, -EPROTO when malformed. */
 int stock_read_i64(const char *path, int64_t *out);
+/* A message suffix for a failed write: " (changing cpufreq and thermal limits needs root)". */
+const char *stock_write_hint(int rc);
 /* Parse "0-3,6" or "0 1 2 3" into a sorted array (malloc). */
 int stock_parse_cpus(const char *text, int **cpus, size_t *n);
 /* Strict decimal, optional sign; the whole token. */
@@ -153,9 +155,6 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 /* cooling_deviceN/cur_state: read, and the frequency a state stands for. */
 int stock_cooling_state(const struct stock *s, const struct stock_cooling *c, int64_t *state);
 int64_t stock_state_khz(const struct stock_policy *p, int64_t state);
-/* A message suffix for a write that failed with rc (-errno): " (... needs root)". */
-const char *stock_write_hint(int rc);
-
 /* ---- kernel_avg.c: the kernel's own average (BPF) --------------------- */
 
 /* Load the BPF program once, when it can be (the real root, BTF, root); fills

@@ -29,15 +29,6 @@
 
 enum entry_kind { ENTRY_SCALING = TP_STATE_SCALING, ENTRY_COOLING = TP_STATE_COOLING };
 
-const char *stock_write_hint(int rc)
-{
-	if (rc == -EACCES || rc == -EPERM)
-		return " (changing cpufreq and thermal limits needs root)";
-	if (rc == -EROFS)
-		return " (the filesystem is read-only)";
-	return "";
-}
-
 void stock_state_path(struct stock *s)
 {
 	const char *env = getenv(STOCK_ENV_STATE_DIR);
@@ -372,8 +363,6 @@ int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, st
 		tp_state_save(&st, NULL);
 	tp_state_close(&st);
 	free(touched);
-	if (rc == 0)
-		stock_sample(s);
 	return rc;
 }
 
@@ -485,7 +474,6 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 	}
 	rc = tp_state_save(&st, first ? NULL : err);
 	tp_state_close(&st);
-	stock_sample(s);
 	return first ? first : rc;
 }
 
@@ -521,9 +509,5 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 	rc = tp_state_save(&st, first ? NULL : err);
 	tp_state_close(&st);
 	rep->restored = done;
-	if (first)
-		return first;
-	if (rc == 0 && done)
-		stock_sample(s);
-	return rc;
+	return first ? first : rc;
 }

@@ -611,3 +611,12 @@ int stock_write_text(const struct stock *s, const char *path, const char *value)
 		return -EINVAL;
 	return tp_root_write_value(s->root, path + rl + 1, O_WRONLY | O_TRUNC, value);
 }
+
+const char *stock_write_hint(int rc)
+{
+	if (rc == -EACCES || rc == -EPERM)
+		return " (changing cpufreq and thermal limits needs root)";
+	if (rc == -EROFS)
+		return " (the filesystem is read-only)";
+	return "";
+}

@@ -198,7 +198,7 @@ static void open_patched(struct job *j)
 		fprintf(stderr, "bench_snapshot: %s\n", err.msg);
 		exit(1);
 	}
-	memset(&j->snap, 0, sizeof(j->snap));
+	tp_snapshot_init(&j->snap);
 }
 
 struct server {

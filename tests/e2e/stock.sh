@@ -69,6 +69,16 @@ if [ "${THERMPRESS_TEST_BPF:-1}" = 1 ]; then
 	assert_contains "$out" "kernel average:    not read (THERMPRESS_NO_BPF is set); estimated" \
 		"status: THERMPRESS_NO_BPF turns the BPF reading off"
 fi
+# only a missing value is null: a cooling state the driver reports as negative is
+# shown as it is, in the text and in JSON (docs/values.md)
+cool1=$(cat "$COOL_BIG")
+echo -3 >"$COOL_BIG"
+run "$TP" --root "$BL" show status
+assert_contains "$out" "state -3/7" "status: a negative cooling state is shown as it is"
+run "$TP" --root "$BL" show status --json
+json_check "$out" '[c["cur_state"] for c in d["stock"]["cooling_devices"] if c["id"] == 1] == [-3]' \
+	"json: a negative cooling state is a value, not null"
+echo "$cool1" >"$COOL_BIG"
 run "$TP" --root "$BL" --json show status
 json_check "$out" 'd["stock"]["thermal_zones"][0]["type"] == "cpu-thermal" and d["stock"]["thermal_zones"][0]["trips"][0]["type"] == "passive"' \
 	"json status: thermal zones"

@@ -41,7 +41,7 @@ static void take(struct tp_source *src, struct tp_snapshot *snap)
 
 static void cap(struct tp_source *src, const char *cpus, const char *value)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset set;
 	struct tp_cap_value v;
 	struct tp_error err = { 0 };
@@ -307,7 +307,7 @@ static void test_parse_backends(void **state)
 static int read_profile_text(struct tp_source *src, const char *text, struct tp_profile *p,
 			     struct tp_error *err)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	FILE *fp = text_file(text);
 	int rc;
 
@@ -350,7 +350,7 @@ static void test_profile_malformed(void **state)
 static void test_profile_sorted_and_replayed(void **state)
 {
 	struct tp_source *src = open_sim(250);
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_profile p;
 	struct tp_trace t;
 	struct tp_error err = { 0 };
@@ -393,7 +393,7 @@ static void test_profile_sorted_and_replayed(void **state)
 static void test_play_restores(void **state)
 {
 	struct tp_source *src = open_sim(250);
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_profile p;
 	struct tp_error err = { 0 };
 	struct tp_play_options o = { .virtual_clock = true };

@@ -113,7 +113,7 @@ static void check_format_parse(const struct tp_snapshot *snap)
 
 	FUZZ_CHECK(tp_abi_format_stats(snap, &text, &len) == 0, "format failed");
 	FUZZ_CHECK(len == strlen(text) && len && text[len - 1] == '\n', "formatted text not one string");
-	memset(&back, 0, sizeof(back));
+	tp_snapshot_init(&back);
 	rc = tp_abi_parse_stats(text, len, &back, &err);
 	FUZZ_CHECK(rc == 0, "formatted stats do not parse: %s\n%.400s", err.msg, text);
 	check_same(snap, &back);
@@ -131,7 +131,7 @@ static void check_stats_text(const uint8_t *data, size_t size)
 	if (!text)
 		abort();
 	memcpy(text, data, size);
-	memset(&snap, 0, sizeof(snap));
+	tp_snapshot_init(&snap);
 	rc = tp_abi_parse_stats(text, size, &snap, &err);
 	if (rc == 0) {
 		check_ranges(&snap);
@@ -182,7 +182,7 @@ static void check_snapshot_bytes(const uint8_t *data, size_t size)
 	size_t ncpus = (size_t)take(&b, 1) % 40, ndom = (size_t)take(&b, 1) % 5;
 	int cpu = -1;
 
-	memset(&snap, 0, sizeof(snap));
+	tp_snapshot_init(&snap);
 	if (tp_snapshot_reserve(&snap, ncpus, ndom ? ndom : 1) < 0)
 		abort();
 	snap.time_ns = take(&b, 8);

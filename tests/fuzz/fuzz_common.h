@@ -4,8 +4,8 @@
  * (libFuzzer then saves the input as a crash), and the input as a C string in a
  * buffer of its exact size, so that ASan sees any read past its end.
  */
-#ifndef TP_FUZZ_COMMON_H
-#define TP_FUZZ_COMMON_H
+#ifndef THERMPRESS_FUZZ_COMMON_H
+#define THERMPRESS_FUZZ_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -653,7 +653,7 @@ static void check_snapshot(const char *text)
 		for (int c = 0; c < 4; c++)
 			tp_cpuset_add(&online, c);
 	}
-	memset(&snap, 0, sizeof(snap));
+	tp_snapshot_init(&snap);
 	FUZZ_CHECK(tp_source_open(&opts, &src, &err) == 0, "open: %s", err.msg);
 	FUZZ_CHECK(tp_snapshot_take(src, &snap, &err) == 0, "snapshot: %s", err.msg);
 	FUZZ_CHECK(snap.nr_cpus == 4, "%zu cpus", snap.nr_cpus);

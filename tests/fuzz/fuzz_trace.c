@@ -6,6 +6,8 @@
  * writing an accepted trace back (CSV and JSON lines) then reading it gives the same
  * values.  JSON carries only UTF-8: a trace whose strings hold ill-formed bytes is
  * written as JSON lines with U+FFFD for them, so only its CSV round trip is exact.
+ * Format detection (tp_trace_detect) reads only the bytes it is given, calls JSON
+ * lines only what starts with '{', and recognises every trace written back.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +93,11 @@ static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
 		CHECK(!tp_trace_write_row(w, &t->rows[i], &err));
 	CHECK(!tp_trace_writer_close(w, &err));
 	fclose(fp);
+	{
+		enum tp_trace_format detected;
+
+		CHECK(tp_trace_detect(buf, len, &detected) == 1 && detected == fmt);
+	}
 	fp = fmemopen(buf, len ? len : 1, "r");
 	CHECK(fp);
 	if (tp_trace_read(fp, "again", &back, &err)) {
@@ -132,8 +139,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tp_trace t;
 	FILE *fp;
 
+	enum tp_trace_format detected;
+	size_t first = 0;
+
 	if (!size || size > 1 << 16)
 		return 0;
+	/* data is not NUL-terminated: the sanitizer sees any read past size */
+	switch (tp_trace_detect((const char *)data, size, &detected)) {
+	case 1:
+		while (strchr(" \t\r\n", data[first]) && data[first])
+			first++;
+		CHECK((detected == TP_TRACE_JSONL) == (data[first] == '{'));
+		CHECK(detected == TP_TRACE_JSONL || detected == TP_TRACE_CSV);
+		break;
+	case 0:
+		break;
+	default:
+		CHECK(!"tp_trace_detect returns 1 or 0");
+	}
 	fp = fmemopen((void *)data, size, "r");
 	if (!fp)
 		return 0;

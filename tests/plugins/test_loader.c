@@ -25,7 +25,7 @@ static const char *case_dir(const char *name)
 {
 	static char path[4096];
 
-	snprintf(path, sizeof(path), "%s/%s", TP_TEST_CASES_DIR, name);
+	snprintf(path, sizeof(path), "%s/%s", TESTPLUGIN_CASES_DIR, name);
 	return path;
 }
 
@@ -48,7 +48,7 @@ static void assert_warning(const struct tp_plugin_set *set, const char *dir, con
 {
 	char prefix[4200];
 
-	snprintf(prefix, sizeof(prefix), "skipping plugin %s/%s/%s", TP_TEST_CASES_DIR, dir, file);
+	snprintf(prefix, sizeof(prefix), "skipping plugin %s/%s/%s", TESTPLUGIN_CASES_DIR, dir, file);
 	for (size_t i = 0; i < tp_plugins_warning_count(set); i++) {
 		const char *w = tp_plugins_warning(set, i);
 
@@ -100,13 +100,13 @@ static void test_default_dir(void **unused)
 	if (ret == 0)
 		tp_plugins_free(set);	/* thermpress is installed here */
 	else
-		assert_non_null(strstr(err.msg, TP_TEST_PLUGIN_INSTALL_DIR));
+		assert_non_null(strstr(err.msg, TESTPLUGIN_PLUGIN_INSTALL_DIR));
 	setenv(TP_ENV_PLUGIN_DIR, "", 1);	/* empty counts as unset */
 	ret = tp_plugins_load(NULL, &set, &err);
 	if (ret == 0)
 		tp_plugins_free(set);
 	else
-		assert_non_null(strstr(err.msg, TP_TEST_PLUGIN_INSTALL_DIR));
+		assert_non_null(strstr(err.msg, TESTPLUGIN_PLUGIN_INSTALL_DIR));
 	setenv(TP_ENV_PLUGIN_DIR, saved, 1);
 	free(saved);
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Deliberately broken backend plugins for the loader tests: one source, one
- * defect per build (-DTP_TEST_<DEFECT>).  TP_TEST_GOOD builds a usable one so
+ * defect per build (-DTESTPLUGIN_<DEFECT>).  TESTPLUGIN_GOOD builds a usable one so
  * that each case directory loads, and its warnings can be inspected.
  */
 #include <errno.h>
 
 #include <thermpress/backend.h>
 
-#ifndef TP_TEST_NAME
-#define TP_TEST_NAME "good"
+#ifndef TESTPLUGIN_NAME
+#define TESTPLUGIN_NAME "good"
 #endif
 
 static int t_normalize(uint32_t requested_ms, uint32_t *in_force_ms)
@@ -38,23 +38,23 @@ static void t_update_batch(void *state, size_t n, const uint64_t *now_ns,
 }
 
 static const struct tp_backend_ops t_ops __attribute__((unused)) = {
-#ifdef TP_TEST_ABI
+#ifdef TESTPLUGIN_ABI
 	.abi_version = 99,
 #else
 	.abi_version = TP_BACKEND_ABI_VERSION,
 #endif
-#ifdef TP_TEST_SMALLSTRUCT
+#ifdef TESTPLUGIN_SMALLSTRUCT
 	.struct_size = 16,
 #else
 	.struct_size = sizeof(struct tp_backend_ops),
 #endif
-#ifdef TP_TEST_BADNAME
+#ifdef TESTPLUGIN_BADNAME
 	.name = "Bad-Name",
 #else
-	.name = TP_TEST_NAME,
+	.name = TESTPLUGIN_NAME,
 #endif
 	.summary = "a test plugin",
-#ifdef TP_TEST_BADRANGE
+#ifdef TESTPLUGIN_BADRANGE
 	.decay_min_ms = 50,
 	.decay_max_ms = 10,
 #else
@@ -63,20 +63,20 @@ static const struct tp_backend_ops t_ops __attribute__((unused)) = {
 #endif
 	.decay_default_ms = 10,
 	.state_size = sizeof(uint64_t),
-#ifdef TP_TEST_BADALIGN
+#ifdef TESTPLUGIN_BADALIGN
 	.state_align = 24,
 #else
 	.state_align = sizeof(uint64_t),
 #endif
 	.normalize_decay = t_normalize,
 	.reset = t_reset,
-#ifndef TP_TEST_NULLCB
+#ifndef TESTPLUGIN_NULLCB
 	.update = t_update,
 #endif
 	.update_batch = t_update_batch,
 };
 
-#ifdef TP_TEST_NOSYM
+#ifdef TESTPLUGIN_NOSYM
 const struct tp_backend_ops *thermpress_backend_entry_v0(uint32_t host_abi_version);
 const struct tp_backend_ops *thermpress_backend_entry_v0(uint32_t host_abi_version)
 #else
@@ -84,7 +84,7 @@ const struct tp_backend_ops *thermpress_backend_entry(uint32_t host_abi_version)
 const struct tp_backend_ops *thermpress_backend_entry(uint32_t host_abi_version)
 #endif
 {
-#ifdef TP_TEST_NULLRET
+#ifdef TESTPLUGIN_NULLRET
 	return NULL;
 #else
 	return &t_ops;

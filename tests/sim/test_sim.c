@@ -90,7 +90,7 @@ static void advance(struct tp_source *src, uint64_t ns)
 
 static void cap(struct tp_source *src, const char *list, uint64_t khz)
 {
-	struct tp_snapshot topo = { 0 };
+	struct tp_snapshot topo = TP_SNAPSHOT_INIT;
 	struct tp_cpuset set;
 	struct tp_error err = { 0 };
 	struct tp_cap_value v = { TP_CAP_KHZ, khz };
@@ -109,7 +109,7 @@ static void cap(struct tp_source *src, const char *list, uint64_t khz)
 static void test_hikey960(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 0, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 
 	take(src, &s);
 	assert_string_equal(tp_source_describe(src), "simulator hikey960 (virtual clock)");
@@ -148,7 +148,7 @@ static void test_hikey960(void **state)
 static void test_db410c_smp(void **state)
 {
 	struct tp_source *src = open_sim("db410c", 1000, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 
 	take(src, &s);
 	assert_int_equal(s.nr_cpus, 4);
@@ -206,7 +206,7 @@ static void test_pelt_check_values(void **state)
 		{ 464, 136 }, { 528, 36 },
 	};
 	struct tp_source *src = open_sim("hikey960", 250, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 	uint64_t ms = 0;
 	size_t w = 0;
 
@@ -243,7 +243,7 @@ static void test_pelt_check_values(void **state)
 static void test_advance_steps(void **state)
 {
 	struct tp_source *a = open_sim(NULL, 1000, true, NULL), *b = open_sim(NULL, 1000, true, NULL);
-	struct tp_snapshot sa = { 0 }, sb = { 0 };
+	struct tp_snapshot sa = TP_SNAPSHOT_INIT, sb = TP_SNAPSHOT_INIT;
 
 	cap(a, "0-7", 1000000);
 	cap(b, "0-7", 1000000);
@@ -268,7 +268,7 @@ static void test_advance_steps(void **state)
 static void test_real_clock(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 1000, false, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	struct timespec ts = { 0, 30 * 1000000 };
 
@@ -292,7 +292,7 @@ static void test_real_clock(void **state)
 static void test_backend_switching(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 250, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 
 	assert_file(src, "backend", "instant [pelt] decay\n");
 	cap(src, "4-7", 1181000);
@@ -535,7 +535,7 @@ static void test_log_overflow(void **state)
 static void test_stats_file(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 250, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	char *t;
 	size_t len;
@@ -562,7 +562,7 @@ static void test_stats_file(void **state)
 static void test_scenario_heat(void **state)
 {
 	struct tp_source *src = open_sim(NULL, 250, true, "heat");
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 	int64_t lowest = 2362000;
 	bool recovered = false;
 
@@ -591,7 +591,7 @@ static void test_scenario_heat(void **state)
 static void test_smp4096(void **state)
 {
 	struct tp_source *src = open_sim("smp:4096", 1000, true, NULL);
-	struct tp_snapshot s = { 0 };
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 	struct timespec a, b;
 	char *t;
 

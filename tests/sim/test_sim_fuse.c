@@ -287,7 +287,7 @@ static void test_patched_source_reads_it(void **state)
 {
 	struct tp_open_options o = { .kind = TP_SOURCE_PATCHED, .root = mnt };
 	struct tp_source *patched = NULL;
-	struct tp_snapshot a = { 0 }, b = { 0 };
+	struct tp_snapshot a = TP_SNAPSHOT_INIT, b = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 
 	if (tp_source_open(&o, &patched, &err))

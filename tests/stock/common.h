@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the stock-source tests: fixture copies and small file reads. */
-#ifndef TP_TESTS_STOCK_COMMON_H
-#define TP_TESTS_STOCK_COMMON_H
+#ifndef THERMPRESS_TESTS_STOCK_COMMON_H
+#define THERMPRESS_TESTS_STOCK_COMMON_H
 
 #include <errno.h>
 #include <limits.h>
@@ -136,7 +136,7 @@ static inline int cap_refused_as_user(const struct passwd *pw, const char *tree,
 		struct tp_cpuset set;
 		struct tp_cap_value v = { TP_CAP_KHZ, khz };
 		struct tp_error err = { 0 };
-		struct tp_snapshot snap = { 0 };
+		struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 		setenv("THERMPRESS_STATE_DIR", dir, 1);
 		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)

@@ -41,6 +41,7 @@ static int setup_named(void **state, const char *name)
 	struct tp_error err = { 0 };
 
 	assert_non_null(f);
+	tp_snapshot_init(&f->snap);
 	unsetenv("THERMPRESS_STATE_DIR");
 	f->root = copy_fixture(name);
 	assert_non_null(f->root);
@@ -540,7 +541,7 @@ static void test_kernel_avg_not_read(void **state)
 
 	take(f);
 	assert_true(cpu(f, 5)->avg_estimated);
-	if (TP_TEST_HAVE_BPF)
+	if (TEST_HAVE_BPF)
 		snprintf(why, sizeof(why), "no BTF at %s/sys/kernel/btf/vmlinux", f->root);
 	else
 		snprintf(why, sizeof(why), "thermpress was built without BPF support");
@@ -555,7 +556,7 @@ static void test_kernel_avg_not_read(void **state)
 	fputs("not BTF\n", fp);
 	fclose(fp);
 	assert_int_equal(open_stock(f->root, TP_SOURCE_STOCK, &src, &err), 0);
-	if (TP_TEST_HAVE_BPF)
+	if (TEST_HAVE_BPF)
 		snprintf(why, sizeof(why),
 			 "%s is not the running system's root: BPF reads the running kernel only", f->root);
 	expect_kernel_avg(src, why);
@@ -564,7 +565,7 @@ static void test_kernel_avg_not_read(void **state)
 	/* THERMPRESS_NO_BPF turns it off */
 	setenv("THERMPRESS_NO_BPF", "1", 1);
 	assert_int_equal(open_stock(f->root, TP_SOURCE_STOCK, &src, &err), 0);
-	if (TP_TEST_HAVE_BPF)
+	if (TEST_HAVE_BPF)
 		snprintf(why, sizeof(why), "THERMPRESS_NO_BPF is set");
 	expect_kernel_avg(src, why);
 	tp_source_close(src);
@@ -587,7 +588,7 @@ static void test_kernel_avg_612(void **state)
 
 	take(f);
 	assert_true(cpu(f, 4)->avg_estimated);
-	if (TP_TEST_HAVE_BPF)
+	if (TEST_HAVE_BPF)
 		snprintf(why, sizeof(why), "no BTF at %s/sys/kernel/btf/vmlinux", f->root);
 	else
 		snprintf(why, sizeof(why), "thermpress was built without BPF support");
@@ -619,9 +620,9 @@ static void test_open(void **state)
 	struct tp_open_options o = { .kind = TP_SOURCE_SIM, .sim_virtual_clock = true };
 
 	assert_int_equal(tp_source_open(&o, &src, &err), 0);
-	assert_int_equal(tp_stock_describe(src, &info, &err), -EINVAL);
+	assert_int_equal(tp_stock_describe(src, &info, &err), -ENOTSUP);
 	assert_non_null(strstr(err.msg, "not a stock kernel"));
-	assert_int_equal(tp_stock_restore(src, NULL, &err), -EINVAL);
+	assert_int_equal(tp_stock_restore(src, NULL, &err), -ENOTSUP);
 	tp_source_close(src);
 	(void)state;
 }

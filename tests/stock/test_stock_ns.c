@@ -101,7 +101,7 @@ static struct tp_source *open_root(void)
 static void test_reads_through_libcpupower(void **state)
 {
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_stock_info info;
 	struct tp_error err = { 0 };
 
@@ -154,7 +154,7 @@ static int bpf_refused_to_user(struct tp_source *src)
 	struct tp_error err = { 0 };
 	int bad;
 
-	if (!TP_TEST_HAVE_BPF || access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+	if (!TEST_HAVE_BPF || access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return 0;
 	if (tp_stock_describe(src, &info, &err) != 0)
 		return -1;
@@ -285,10 +285,10 @@ static void test_sigint_restores_at_once(void **state)
 static void test_kernel_avg_fallback_on_root(void **state)
 {
 	struct tp_source *src;
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_stock_info info;
 	struct tp_error err = { 0 };
-	const char *want = TP_TEST_HAVE_BPF ? "not read (no BTF at /sys/kernel/btf/vmlinux); estimated" :
+	const char *want = TEST_HAVE_BPF ? "not read (no BTF at /sys/kernel/btf/vmlinux); estimated" :
 		"not read (thermpress was built without BPF support); estimated";
 	size_t n;
 

@@ -53,6 +53,13 @@ usage_error "unknown option" 2 "top: unknown option '--bogus'" "$TP" --sim top -
 usage_error "--cpus names a missing cpu" 2 "cpu 99 does not exist" "$TP" --sim top --once --cpus 99
 usage_error "--scenario without --sim" 2 "top: --scenario needs the simulator" "$TP" --root "$TMPD" top --once --scenario heat
 usage_error "no terminal without --once" 1 "top needs a terminal (use --once" "$TP" --sim top
+# top's errors go through the command's error path: a script's FILE:LINE prefix
+printf 'show status\ntop\n' >"$TMPD/top.tp"
+"$TP" --sim -f "$TMPD/top.tp" >/dev/null 2>"$TMPD/err" </dev/null
+rc=$?
+cp "$TMPD/err" "$TMPD/last"
+check "top in a script without a terminal: exit 1, FILE:LINE prefix" bash -c \
+	"[ $rc -eq 1 ] && [ \$(wc -l <'$TMPD/err') -eq 1 ] && grep -qF 'thermpress: $TMPD/top.tp:2: top needs a terminal' '$TMPD/err'"
 "$TP" --sim top --once >/dev/full 2>"$TMPD/err"
 rc=$?
 cp "$TMPD/err" "$TMPD/last"

@@ -38,7 +38,7 @@ static void parse_ok(const char *text, struct tp_snapshot *snap)
 
 static void parse_bad(const char *text, const char *msg)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 
 	assert_int_equal(tp_abi_parse_stats(text, strlen(text), &snap, &err), -EPROTO);
@@ -49,7 +49,7 @@ static void parse_bad(const char *text, const char *msg)
 
 static void test_parse_good(void **state)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 	parse_ok(good, &snap);
 	assert_int_equal(snap.time_ns, 10004000000ull);
@@ -88,7 +88,7 @@ static void test_parse_good(void **state)
 
 static void test_round_trip(void **state)
 {
-	struct tp_snapshot snap = { 0 }, again = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT, again = TP_SNAPSHOT_INIT;
 	char *text;
 	size_t len;
 
@@ -117,7 +117,7 @@ static void test_round_trip(void **state)
 
 static void test_extensible(void **state)
 {
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 	/* unknown keys and trailing unknown columns are allowed in version 1 */
 	parse_ok("version 1\nfuture_key 7 and more\nnr_cpus 1\n"
@@ -142,7 +142,7 @@ static void test_parse_bad(void **state)
 	parse_bad("", "stats: no column header");
 	parse_bad("garbage\n", "stats: no column header");
 	snprintf(buf, sizeof(buf), "version 2\nnr_cpus 0\n%s", hdr);
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err;
 
 	assert_int_equal(tp_abi_parse_stats(buf, strlen(buf), &snap, &err), -EPROTO);
@@ -259,7 +259,7 @@ static void test_ranges(void **state)
 		{ "backend Pelt\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
 		{ "domain 0 b\033ig\n", "0 1 0 1024 1000 1000 0 0 1024", "stats: malformed line 3" },
 	};
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	char buf[1024], *text;
 	size_t len;
 

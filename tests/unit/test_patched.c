@@ -94,7 +94,7 @@ static struct tp_source *open_root(void)
 static void test_well_formed(void **state)
 {
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err;
 
 	assert_int_equal(tp_source_kind(src), TP_SOURCE_PATCHED);
@@ -126,7 +126,7 @@ static void test_well_formed(void **state)
 static void expect_snapshot_error(const char *stats, int code, const char *msg)
 {
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 
 	if (stats)
@@ -186,7 +186,7 @@ static void test_control_writes(void **state)
 {
 	char path[256], lines[1024];
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset cpus;
 	struct tp_cap_value v;
 	struct tp_error err;
@@ -253,7 +253,7 @@ static void test_backend_writes(void **state)
 static void test_write_refused(void **state)
 {
 	struct tp_source *src = open_root();
-	struct tp_snapshot snap = { 0 };
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset cpus;
 	struct tp_cap_value v = { TP_CAP_PERCENT, 50 };
 	struct tp_error err;

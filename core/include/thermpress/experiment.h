@@ -39,6 +39,16 @@ enum tp_trace_format {
 /* "csv", "jsonl", "perfetto". */
 int tp_trace_format_parse(const char *name, enum tp_trace_format *out, struct tp_error *err);
 
+/* The first line of a CSV trace written by thermpress (then " VERSION"). */
+#define TP_TRACE_CSV_MAGIC "# thermpress trace"
+
+/*
+ * Whether a file starting with the len bytes at head (need not end in NUL) is a
+ * trace rather than a cap profile: after blank space, a JSON object (JSON lines),
+ * TP_TRACE_CSV_MAGIC or a CSV header starting "time_ns,".  1 with *format set, or 0.
+ */
+int tp_trace_detect(const char *head, size_t len, enum tp_trace_format *format);
+
 /*
  * What a trace says about itself.  state_start_ns is the time every CPU's averaging
  * state was last reset before the first row (TP_NONE: unknown), first_tick_ns the

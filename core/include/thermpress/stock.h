@@ -9,7 +9,7 @@
  * not fit there (thermal zones, cooling devices, the kernel's model, notes about
  * what is missing) come from tp_stock_describe().
  *
- * Every function returns 0 or a negative errno and fills err; -EINVAL when src is
+ * Every function returns 0 or a negative errno and fills err; -ENOTSUP when src is
  * not a stock source.
  */
 #ifndef THERMPRESS_STOCK_H

@@ -38,6 +38,33 @@ extern "C" {
 #define TP_ABI_DIR "sys/kernel/debug/sched/thermal_pressure"
 #define TP_ABI_VERSION 1
 
+/* ---- Versions -------------------------------------------------------------- */
+
+struct tp_version_info {
+	const char *version;		/* the library's release: "0.1.0" */
+	int abi_version;		/* the docs/abi.md interface it reads: TP_ABI_VERSION */
+	unsigned backend_abi_version;	/* the plugins it loads: TP_BACKEND_ABI_VERSION */
+	int trace_version;		/* the traces it writes (experiment.h: TP_TRACE_VERSION) */
+};
+
+/* The library actually loaded, which may be newer than the headers a program was built with. */
+const struct tp_version_info *tp_version(void);
+
+/* ---- Tick rates ------------------------------------------------------------ */
+
+/* CONFIG_HZ when nothing says otherwise: the simulator's and replay's default. */
+#define TP_HZ_DEFAULT 250
+
+/* Whether hz is a tick rate the simulator runs at: 100, 250 or 1000. */
+bool tp_sim_hz_valid(int hz);
+/* Those rates, ascending; *rates points to a static array. */
+size_t tp_sim_hz_rates(const int **rates);
+/* The same as text for messages: "100, 250 or 1000". */
+const char *tp_sim_hz_rates_text(void);
+
+/* The simulator's clock when it starts (and a profile's start when replayed): 10 s. */
+#define TP_SIM_START_NS 10000000000ull
+
 struct tp_error {
 	int code;		/* the negative errno also returned */
 	char msg[256];
@@ -90,9 +117,13 @@ struct tp_snapshot {
 	struct tp_cpu *cpus;		/* in CPU order, cpus[i].cpu need not be i */
 	size_t nr_domains;
 	struct tp_domain *domains;
-	/* private: allocation sizes, so that a snapshot can be retaken without malloc */
-	size_t cpus_alloc, domains_alloc;
 };
+
+/* An empty snapshot: no CPUs, nothing known ("struct tp_snapshot s = TP_SNAPSHOT_INIT;"). */
+#define TP_SNAPSHOT_INIT { .decay_ms = TP_NONE, .hz = TP_NONE }
+
+/* Make snap an empty snapshot, before its first use (as TP_SNAPSHOT_INIT does). */
+void tp_snapshot_init(struct tp_snapshot *snap);
 
 /* Index of cpu in snap->cpus, or -1. */
 int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu);
@@ -113,7 +144,7 @@ struct tp_open_options {
 	const char *plugin_dir;		/* NULL: $THERMPRESS_PLUGIN_DIR, else the installed dir */
 	/* simulator only */
 	const char *sim_preset;		/* NULL: "hikey960"; "db410c"; "smp:N" (N 1..4096) */
-	int sim_hz;			/* 0: 250; 100, 250 or 1000 */
+	int sim_hz;			/* 0: TP_HZ_DEFAULT; else tp_sim_hz_valid() */
 	bool sim_virtual_clock;		/* time moves only through tp_sim_advance() */
 	const char *sim_scenario;	/* NULL: none; see tp_sim_scenarios() */
 };
@@ -127,9 +158,31 @@ enum tp_source_kind tp_source_kind(const struct tp_source *src);
 /* "patched kernel at /", "simulator hikey960 (virtual clock)" */
 const char *tp_source_describe(const struct tp_source *src);
 
+enum tp_clock_kind {
+	TP_CLOCK_REAL = 0,	/* moves by itself, with the machine's time */
+	TP_CLOCK_VIRTUAL,	/* a simulator's: moves only through tp_sim_advance() */
+};
+
+/* What a source is; its strings live as long as the source. */
+struct tp_source_info {
+	enum tp_source_kind kind;	/* never TP_SOURCE_AUTO */
+	const char *kind_name;		/* "patched", "sim", "stock": tp_snapshot.source */
+	const char *description;	/* tp_source_describe() */
+	int abi_version;		/* the docs/abi.md version it speaks, TP_NONE: none (stock) */
+	bool simulated;			/* the simulator, in process or served under a root */
+	enum tp_clock_kind clock;
+};
+
 /*
- * Take a consistent snapshot.  snap must be zeroed before its first use and may be
- * passed again to reuse its buffers; free it with tp_snapshot_release().
+ * Fill info.  A served simulator's clock is read from its sim_clock file now; when
+ * that fails the other fields are still filled.
+ */
+int tp_source_info(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err);
+
+/*
+ * Take a consistent snapshot.  snap must be initialized (tp_snapshot_init()) before
+ * its first use and may be passed again to reuse its buffers; free it with
+ * tp_snapshot_release(), which leaves it empty again.
  */
 int tp_snapshot_take(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err);
 
