@@ -10,6 +10,9 @@ packages=(
   # the patched kernel and its qemu harness (kernel/)
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
+  # thermpress export (export/): libmicrohttpd, and the real Prometheus, promtool and
+  # node_exporter its tests scrape it with (tests/e2e/export*.sh)
+  libmicrohttpd-dev prometheus prometheus-node-exporter
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
   clang libclang-rt-14-dev
