@@ -269,4 +269,19 @@ assert_eq "$err" "thermpress: export: cannot listen on 127.0.0.1:$exp_port: Addr
 kill -TERM "$exp_pid"
 wait "$exp_pid" 2>/dev/null || true
 
+# ---- the systemd unit -----------------------------------------------------------------------------
+unit="$(dirname "$TP")/../export/thermpress-export.service"
+if command -v systemd-analyze >/dev/null && [ -f "$unit" ]; then
+	# the built unit with ExecStart on the built binary (the installed one may not exist)
+	sed "s|^ExecStart=[^ ]*|ExecStart=$TP|" "$unit" >"$tmp/thermpress-export.service"
+	run systemd-analyze verify --man=no "$tmp/thermpress-export.service"
+	assert_eq "$rc:$out$err" "0:" "systemd-analyze verify accepts the unit"
+	for d in DynamicUser=yes NoNewPrivileges=yes ProtectSystem=strict PrivateTmp=yes \
+		 'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX' 'CapabilityBoundingSet='; do
+		assert_match "$(cat "$unit")" "(^|"$'\n'")$d("$'\n'"|$)" "the unit has $d"
+	done
+else
+	echo "skip: systemd-analyze or the built unit is missing"
+fi
+
 finish
