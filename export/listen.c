@@ -7,10 +7,22 @@
 #include <string.h>
 #include <strings.h>
 
+#include <thermpress/text.h>
+
 #include "export.h"
 
 #define LISTEN_VALID "expected ADDR:PORT: a numeric IPv4 address or an IPv6 one in brackets, " \
 	"and a port 0..65535, as 127.0.0.1:9465 or [::1]:9465"
+
+/* The text as given, safe for a terminal and short enough to leave room for the valid form. */
+static int bad_listen(const char *text, struct tp_error *err)
+{
+	char shown[64];
+	size_t n = tp_text_terminal(shown, sizeof(shown), text, strlen(text), 0);
+
+	return tp_error_set(err, -EINVAL, "export: invalid listen address '%s%s' (" LISTEN_VALID ")",
+			    shown, n >= sizeof(shown) ? "..." : "");
+}
 
 int export_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
 			struct tp_error *err)
@@ -72,8 +84,7 @@ int export_parse_listen(const char *text, struct sockaddr_storage *addr, socklen
 	}
 	return 0;
 bad:
-	return tp_error_set(err, -EINVAL, "export: invalid listen address '%s' (" LISTEN_VALID ")",
-			    text);
+	return bad_listen(text, err);
 }
 
 size_t export_format_listen(const struct sockaddr *addr, char *buf, size_t len)

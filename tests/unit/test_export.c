@@ -268,6 +268,15 @@ static void test_listen(void **state)
 		assert_non_null(strstr(err.msg, "invalid listen address"));
 		assert_non_null(strstr(err.msg, "ADDR:PORT"));
 	}
+	/* a long or hostile text is cut and made safe, never at the cost of the valid form */
+	char long_text[600];
+	memset(long_text, '\xe0', sizeof(long_text) - 1);
+	long_text[sizeof(long_text) - 1] = '\0';
+	memcpy(long_text, "\x1b[2J", 4);
+	assert_int_equal(export_parse_listen(long_text, &a, &len, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "...' (expected ADDR:PORT"));
+	assert_non_null(strstr(err.msg, "as 127.0.0.1:9465 or [::1]:9465)"));
+	assert_null(strchr(err.msg, '\x1b'));
 }
 
 /* The whole scrape on the in-process simulator: repeated (ASan's leak check at exit covers
