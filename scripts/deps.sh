@@ -21,7 +21,7 @@ packages=(
   gcc-aarch64-linux-gnu qemu-user qemu-system-arm device-tree-compiler kmod
   libbpf-dev libbpf-dev:arm64
   libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
-  libcmocka-dev:arm64 zlib1g-dev:arm64
+  libcmocka-dev:arm64 zlib1g-dev:arm64 libmicrohttpd-dev:arm64
 )
 dpkg --print-foreign-architectures | grep -qx arm64 || {
   dpkg --add-architecture arm64
