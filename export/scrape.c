@@ -5,9 +5,11 @@
  * module unloaded) gives thermpress_up 0 with the reason, and the first scrape after it
  * is back opens it afresh.  Nothing here waits on more than the source's own reads.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <thermpress/stock.h>
@@ -18,6 +20,11 @@ struct export_source {
 	struct tp_open_options opts;
 	struct tp_source *src;		/* NULL: closed, opened by the next scrape */
 	struct tp_snapshot snap;	/* kept between scrapes for its buffers */
+	/* the root directory the open source reads (not the in-process simulator): a source
+	 * keeps reading what it opened, so a root removed or replaced is noticed here */
+	const char *root;
+	dev_t root_dev;
+	ino_t root_ino;
 	char error[sizeof(((struct tp_error *)0)->msg)];
 };
 
@@ -29,8 +36,40 @@ struct export_source *export_source_new(const struct tp_open_options *opts,
 	if (!es)
 		return NULL;
 	es->opts = *opts;
+	if (opts->kind != TP_SOURCE_SIM) {
+		es->root = opts->root ? opts->root : getenv(TP_ENV_ROOT);
+		if (!es->root || !*es->root)
+			es->root = "/";
+	}
 	es->src = src;
+	if (src && es->root) {
+		struct stat st;
+		if (stat(es->root, &st) == 0) {
+			es->root_dev = st.st_dev;
+			es->root_ino = st.st_ino;
+		}
+	}
 	return es;
+}
+
+/* Whether the root is still the directory the source was opened on (fills err if not). */
+static int root_check(struct export_source *es, bool opening, struct tp_error *err)
+{
+	struct stat st;
+
+	if (!es->root)
+		return 0;
+	if (stat(es->root, &st) < 0)
+		return tp_error_set(err, -errno, "the source's root %s is gone: %s", es->root,
+				    strerror(errno));
+	if (opening) {
+		es->root_dev = st.st_dev;
+		es->root_ino = st.st_ino;
+	} else if (st.st_dev != es->root_dev || st.st_ino != es->root_ino) {
+		return tp_error_set(err, -ESTALE, "the source's root %s was replaced: reading it "
+				    "again", es->root);
+	}
+	return 0;
 }
 
 void export_source_free(struct export_source *es)
@@ -69,11 +108,15 @@ void export_scrape(struct export_source *es, struct export_buf *b, enum export_f
 	int rc = 0;
 
 	if (!es->src) {
-		rc = tp_source_open(&es->opts, &es->src, &err);
+		rc = root_check(es, true, &err);
+		if (rc == 0)
+			rc = tp_source_open(&es->opts, &es->src, &err);
 		if (rc < 0) {
 			es->src = NULL;
 			fail(es, &err, rc);
 		}
+	} else if ((rc = root_check(es, false, &err)) < 0) {
+		fail(es, &err, rc);
 	}
 	if (es->src) {
 		rc = tp_snapshot_take(es->src, &es->snap, &err);

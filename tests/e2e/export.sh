@@ -244,6 +244,29 @@ for sig in INT TERM HUP QUIT; do
 done
 kill -TERM "$exp_pid" 2>/dev/null || true
 
+# ---- a stock kernel's tree: zones and cooling devices; the root removed and put back --------------
+cp -r "$E2E_DIR/../fixtures/stock/arm64-biglittle-6.1" "$tmp/stock"
+start_exporter "$tmp/stock.err" --root "$tmp/stock" export --listen 127.0.0.1:0
+run python3 "$PROBE" get "http://127.0.0.1:$exp_port/metrics"
+assert_contains "$out" 'thermpress_thermal_zone_temperature_celsius{zone="0",type="cpu-thermal"} 71.25' "stock: zone temperature in celsius"
+assert_contains "$out" 'thermpress_thermal_zone_trip_point_celsius{zone="0",type="cpu-thermal",trip="2",trip_type="critical"} 115' "stock: trip point"
+assert_contains "$out" 'thermpress_cooling_device_state{device="1",type="cpufreq-cpu4"} 2' "stock: cooling device state"
+assert_contains "$out" 'thermpress_cpu_average_info{cpu="4",domain="big",backend="pelt",origin="estimated"} 1' "stock: the average is estimated"
+if command -v promtool >/dev/null; then
+	sed 1,3d <<<"$out" | promtool check metrics >"$tmp/pc.out" 2>&1 && pc=0 || pc=$?
+	assert_eq "$pc:$(cat "$tmp/pc.out")" "0:" "promtool check metrics on a stock kernel's metrics"
+fi
+mv "$tmp/stock" "$tmp/stock.away"
+run python3 "$PROBE" get "http://127.0.0.1:$exp_port/metrics"
+assert_contains "$out" $'\nthermpress_up 0\n' "--root removed: thermpress_up 0"
+assert_contains "$out" "thermpress_last_error_info{error=\"the source's root $tmp/stock is gone: No such file or directory\"} 1" "--root removed: the error"
+cp -r "$tmp/stock.away" "$tmp/stock"
+run python3 "$PROBE" get "http://127.0.0.1:$exp_port/metrics"
+assert_contains "$out" $'\nthermpress_up 1\n' "--root back: thermpress_up 1"
+assert_contains "$out" 'thermpress_cpu_max_capacity{cpu="0",domain="little"} 446' "--root back: the CPUs again"
+kill -TERM "$exp_pid"
+wait "$exp_pid" 2>/dev/null || true
+
 # ---- usage and start-up errors --------------------------------------------------------------------
 run "$TP" --root "$mnt" export --listen localhost:80
 assert_rc 2 "--listen with a host name"
