@@ -7,6 +7,8 @@ extern const struct cmd_entry cmd_record_entry, cmd_replay_entry, cmd_cap_play_e
 	cmd_bench_entry;
 /* The live view (cmd_top.c) and the stock-kernel caps (cmd_stock.c). */
 extern const struct cmd_entry cmd_top_entry, cmd_cap_hold_entry, cmd_cap_restore_entry;
+/* The Prometheus exporter (cmd_export.c). */
+extern const struct cmd_entry cmd_export_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_entry,
@@ -14,6 +16,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_backends_entry,
 	&cmd_show_status_entry,
 	&cmd_top_entry,
+	&cmd_export_entry,
 	&cmd_cap_set_entry,
 	&cmd_cap_clear_entry,
 	&cmd_cap_hold_entry,

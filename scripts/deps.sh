@@ -10,6 +10,9 @@ packages=(
   # the patched kernel and its qemu harness (kernel/)
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
+  # thermpress export (export/): libmicrohttpd, and the real Prometheus, promtool and
+  # node_exporter its tests scrape it with (tests/e2e/export*.sh)
+  libmicrohttpd-dev prometheus prometheus-node-exporter
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   universal-ctags  # scripts/func-lengths.sh: the cmd/ function length test
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
@@ -21,7 +24,7 @@ packages=(
   # built with clang and embedded with bpftool; libbpf (and its libelf, zlib) for each architecture
   bpftool libbpf-dev libbpf-dev:arm64 libelf-dev:arm64
   libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
-  libcmocka-dev:arm64 zlib1g-dev:arm64
+  libcmocka-dev:arm64 zlib1g-dev:arm64 libmicrohttpd-dev:arm64
 )
 dpkg --print-foreign-architectures | grep -qx arm64 || {
   dpkg --add-architecture arm64

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 root=$(cd "$E2E_DIR/../.." && pwd)
 
 cands() { "$TP" __complete "$@" | tr '\n' ' '; }
-assert_eq "$(cands "")" "show top cap backend decay sim record replay bench shell version help " "top-level commands"
+assert_eq "$(cands "")" "show top export cap backend decay sim record replay bench shell version help " "top-level commands"
 assert_eq "$(cands s)" "show sim shell " "prefix s"
 assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and --json"
 assert_eq "$(cands show cpu "")" "all --json " "show cpu: all"

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export: thermpress's metrics for Prometheus (docs/export.md), behind `thermpress export`.
+ *
+ *	metrics.c	a snapshot (and a stock source's zones and cooling devices) written in
+ *			the Prometheus text format 0.0.4 or OpenMetrics 1.0
+ *	scrape.c	one scrape: the source opened on demand, reopened after it vanished
+ *	listen.c	the --listen ADDR:PORT and Accept header parsers
+ *	http.c		the HTTP server (libmicrohttpd)
+ *	textfile.c	the --textfile mode for node_exporter's textfile collector
+ *
+ * Like core/, nothing here prints but export_run(), which reports what it serves and
+ * why it stopped on stderr.
+ */
+#ifndef TP_EXPORT_H
+#define TP_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <thermpress/thermpress.h>
+
+/* ---- metrics.c: rendering ------------------------------------------------ */
+
+enum export_format {
+	EXPORT_TEXT_004,	/* text/plain; version=0.0.4 */
+	EXPORT_OPENMETRICS,	/* application/openmetrics-text; version=1.0.0 */
+};
+
+#define EXPORT_CONTENT_TYPE_TEXT "text/plain; version=0.0.4; charset=utf-8"
+#define EXPORT_CONTENT_TYPE_OPENMETRICS \
+	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+/* A growing text buffer; abort()s when out of memory, as a scrape cannot half-fail. */
+struct export_buf {
+	char *data;
+	size_t len, alloc;
+};
+void export_buf_add(struct export_buf *b, const char *s, size_t n);
+void export_buf_printf(struct export_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void export_buf_free(struct export_buf *b);
+
+/*
+ * A label value from outside (a domain name, a zone type, an error message): invalid
+ * UTF-8 and control characters become U+FFFD (core/text.c), then '\' and '"' are
+ * escaped, so the value is one valid line in both formats.
+ */
+void export_label_value(struct export_buf *b, const char *s);
+
+struct tp_stock_info;
+
+/* What one scrape found: the snapshot, or why there is none. */
+struct export_scrape {
+	bool up;
+	const char *error;			/* when !up: the reason, one sentence */
+	const char *source_kind;		/* "patched", "sim", "stock", or NULL */
+	const char *source_description;		/* tp_source_describe(), or NULL */
+	const struct tp_snapshot *snap;		/* when up */
+	const struct tp_stock_info *stock;	/* NULL: not a stock source */
+	double duration_s;			/* the scrape's time so far (reading the source) */
+};
+
+/* Append every metric of sc to b, ending with "# EOF" in OpenMetrics. */
+void export_render(struct export_buf *b, const struct export_scrape *sc, enum export_format fmt);
+
+/* ---- listen.c: parsers ---------------------------------------------------- */
+
+#define EXPORT_DEFAULT_LISTEN "127.0.0.1:9465"
+
+/*
+ * "127.0.0.1:9465", "[::1]:9465", "0.0.0.0:0" (port 0: any free port): a numeric IPv4
+ * address, or an IPv6 one in brackets, then a decimal port 0..65535.  No host names:
+ * nothing to resolve.
+ */
+int export_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
+			struct tp_error *err);
+/* The address back in the same form ("[::1]:9465"); snprintf-style return. */
+size_t export_format_listen(const struct sockaddr *addr, char *buf, size_t len);
+
+/*
+ * Whether an HTTP Accept header prefers OpenMetrics: it lists the media type
+ * application/openmetrics-text (any version 1.x, or none) with a quality above 0 and
+ * not below that of any text/plain it also lists.  NULL: no.
+ */
+bool export_accept_openmetrics(const char *accept);
+
+/* ---- scrape.c: the source ---------------------------------------------------- */
+
+struct export_source;
+
+/*
+ * Keeps a copy of *opts (its strings must outlive the export_source) to reopen the
+ * source, and takes over src (opened from opts, or NULL: opened at the first scrape).
+ * NULL when out of memory.
+ */
+struct export_source *export_source_new(const struct tp_open_options *opts,
+					struct tp_source *src);
+void export_source_free(struct export_source *es);
+/*
+ * One scrape into b in fmt: opens the source when it is not open, takes a snapshot,
+ * and on failure renders thermpress_up 0 with the error and closes the source, so the
+ * next scrape opens it again.
+ */
+void export_scrape(struct export_source *es, struct export_buf *b, enum export_format fmt);
+
+/* ---- the command ------------------------------------------------------------ */
+
+struct export_config {
+	struct sockaddr_storage listen;	/* HTTP mode */
+	socklen_t listen_len;
+	const char *textfile_dir;	/* NULL: HTTP mode */
+	uint64_t interval_ns;		/* textfile mode: how often the file is written */
+};
+
+#define EXPORT_DEFAULT_INTERVAL_NS 15000000000ull	/* 15 s, Prometheus's default */
+#define EXPORT_TEXTFILE_NAME "thermpress.prom"
+
+/*
+ * Serve (HTTP) or write (textfile) the metrics of es until *stop becomes nonzero.  The
+ * caller has the stop signals caught (their handlers set *stop) and blocked in this
+ * thread: they are unblocked only while it waits, so none is lost.  Reports on stderr
+ * what it serves; returns 0 when stopped, or 1 after reporting why it cannot go on.
+ */
+int export_http_run(struct export_source *es, const struct export_config *cfg,
+		    volatile int *stop, const sigset_t *wait_mask);
+int export_textfile_run(struct export_source *es, const struct export_config *cfg,
+			volatile int *stop, const sigset_t *wait_mask);
+/* Write the metrics once to DIR/thermpress.prom, atomically. */
+int export_textfile_write(struct export_source *es, const char *dir, struct tp_error *err);
+
+#endif

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One scrape's metrics in the Prometheus text format 0.0.4 or OpenMetrics 1.0
+ * (docs/export.md lists them).  Conventions: base units (hertz, seconds, celsius),
+ * one metric per fact with the CPU as a label, metadata in _info metrics, a missing
+ * value (TP_NONE) is no sample rather than 0.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <thermpress/stock.h>
+#include <thermpress/text.h>
+
+#include "export.h"
+
+/* ---- the buffer ------------------------------------------------------------ */
+
+static void buf_reserve(struct export_buf *b, size_t more)
+{
+	if (b->len + more + 1 <= b->alloc)
+		return;
+	size_t alloc = b->alloc ? b->alloc : 4096;
+	while (alloc < b->len + more + 1)
+		alloc *= 2;
+	char *d = realloc(b->data, alloc);
+	if (!d)
+		abort();
+	b->data = d;
+	b->alloc = alloc;
+}
+
+void export_buf_add(struct export_buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static void buf_str(struct export_buf *b, const char *s)
+{
+	export_buf_add(b, s, strlen(s));
+}
+
+void export_buf_printf(struct export_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void export_buf_free(struct export_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+/* A decimal integer, without printf: a scrape of 4096 CPUs writes some 40,000. */
+static void buf_int(struct export_buf *b, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[sizeof(tmp) - 1 - n++] = '-';
+	export_buf_add(b, tmp + sizeof(tmp) - n, n);
+}
+
+/* v / 1000 exactly: "45.5" for 45500, "-0.25" for -250, "3" for 3000. */
+static void buf_milli(struct export_buf *b, int64_t v)
+{
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char frac[5];
+	unsigned f = (unsigned)(u % 1000);
+
+	if (v < 0)
+		buf_str(b, "-");
+	buf_int(b, (int64_t)(u / 1000));
+	if (!f)
+		return;
+	snprintf(frac, sizeof(frac), ".%03u", f);
+	size_t n = 4;
+	while (frac[n - 1] == '0')
+		n--;
+	export_buf_add(b, frac, n);
+}
+
+void export_label_value(struct export_buf *b, const char *s)
+{
+	size_t len = strlen(s), plain = 0;
+
+	/* the common case, printable ASCII without a quote or backslash, as it is */
+	while (plain < len && s[plain] >= 0x20 && s[plain] < 0x7f && s[plain] != '\\' &&
+	       s[plain] != '"')
+		plain++;
+	if (plain == len) {
+		export_buf_add(b, s, len);
+		return;
+	}
+	size_t need = tp_text_terminal(NULL, 0, s, len, 0);
+
+	buf_reserve(b, 2 * need);
+	char *safe = malloc(need + 1);
+	if (!safe)
+		abort();
+	tp_text_terminal(safe, need + 1, s, len, 0);
+	/* no control character is left: only the two the formats escape in a label value */
+	for (const char *p = safe; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			export_buf_add(b, "\\", 1);
+		export_buf_add(b, p, 1);
+	}
+	free(safe);
+}
+
+/* ---- families ---------------------------------------------------------------- */
+
+struct family {
+	const char *name;	/* the sample name: "thermpress_cpu_capacity" */
+	const char *help;
+	bool info;		/* an _info metric: type "info" in OpenMetrics */
+	const char *unit;	/* OpenMetrics UNIT, or NULL */
+};
+
+static void family_head(struct export_buf *b, const struct family *f, enum export_format fmt)
+{
+	size_t n = strlen(f->name);
+
+	/* OpenMetrics names an info family without its _info suffix */
+	if (fmt == EXPORT_OPENMETRICS && f->info)
+		n -= strlen("_info");
+	buf_str(b, "# HELP ");
+	export_buf_add(b, f->name, n);
+	buf_str(b, " ");
+	buf_str(b, f->help);
+	buf_str(b, "\n# TYPE ");
+	export_buf_add(b, f->name, n);
+	buf_str(b, fmt == EXPORT_OPENMETRICS && f->info ? " info\n" : " gauge\n");
+	if (fmt == EXPORT_OPENMETRICS && f->unit) {
+		buf_str(b, "# UNIT ");
+		export_buf_add(b, f->name, n);
+		buf_str(b, " ");
+		buf_str(b, f->unit);
+		buf_str(b, "\n");
+	}
+}
+
+/* name, help, an _info metric (type info in OpenMetrics), OpenMetrics unit or NULL */
+#define FAMILY(n, h, i, u) { .name = n, .help = h, .info = i, .unit = u }
+
+static const struct family
+	fam_up = FAMILY("thermpress_up",
+		"Whether the last scrape read the source (1) or not (0: see thermpress_last_error_info)",
+		false, NULL),
+	fam_error = FAMILY("thermpress_last_error_info",
+		"Why the source could not be read, when thermpress_up is 0",
+		true, NULL),
+	fam_duration = FAMILY("thermpress_scrape_duration_seconds",
+		"Time taken to read the source for this scrape",
+		false, "seconds"),
+	fam_source = FAMILY("thermpress_source_info",
+		"The source read: kind (patched, sim, stock) and description",
+		true, NULL),
+	fam_backend = FAMILY("thermpress_backend_info",
+		"The active averaging backend of the source",
+		true, NULL),
+	fam_decay = FAMILY("thermpress_decay_period_seconds",
+		"Decay period of the active backend",
+		false, "seconds"),
+	fam_hz = FAMILY("thermpress_tick_rate_hertz",
+		"The scheduler tick rate of the source",
+		false, "hertz"),
+	fam_online = FAMILY("thermpress_cpu_online",
+		"Whether the CPU is online (1) or not (0)",
+		false, NULL),
+	fam_max_cap = FAMILY("thermpress_cpu_max_capacity",
+		"Capacity of the CPU at its maximum frequency (1024: the biggest CPU)",
+		false, NULL),
+	fam_capped_cap = FAMILY("thermpress_cpu_capped_capacity",
+		"Capacity of the CPU at its capped frequency: max capacity minus the pressure",
+		false, NULL),
+	fam_capacity = FAMILY("thermpress_cpu_capacity",
+		"Capacity the scheduler uses: max capacity minus the averaged pressure",
+		false, NULL),
+	fam_max_freq = FAMILY("thermpress_cpu_max_frequency_hertz",
+		"Maximum frequency of the CPU",
+		false, "hertz"),
+	fam_capped_freq = FAMILY("thermpress_cpu_capped_frequency_hertz",
+		"Frequency the CPU is capped at (its maximum when not capped)",
+		false, "hertz"),
+	fam_pressure = FAMILY("thermpress_cpu_pressure",
+		"Instantaneous thermal pressure: capacity lost to the frequency cap",
+		false, NULL),
+	fam_avg = FAMILY("thermpress_cpu_average_pressure",
+		"Thermal pressure averaged by the backend (see thermpress_cpu_average_info)",
+		false, NULL),
+	fam_avg_info = FAMILY("thermpress_cpu_average_info",
+		"How thermpress_cpu_average_pressure was obtained: backend, and origin kernel "
+		"(read from the kernel) or estimated (computed by thermpress)",
+		true, NULL),
+	fam_zone_temp = FAMILY("thermpress_thermal_zone_temperature_celsius",
+		"Temperature of a thermal zone",
+		false, "celsius"),
+	fam_trip_temp = FAMILY("thermpress_thermal_zone_trip_point_celsius",
+		"Temperature of a thermal zone's trip point",
+		false, "celsius"),
+	fam_trip_hyst = FAMILY("thermpress_thermal_zone_trip_point_hysteresis_celsius",
+		"Hysteresis of a thermal zone's trip point",
+		false, "celsius"),
+	fam_cool_cur = FAMILY("thermpress_cooling_device_state",
+		"Current state of a cooling device (0: not cooling)",
+		false, NULL),
+	fam_cool_max = FAMILY("thermpress_cooling_device_max_state",
+		"Highest state of a cooling device",
+		false, NULL);
+
+/* name{labels} value\n, labels already escaped ("" for none). */
+static void sample_int(struct export_buf *b, const char *name, const char *labels, size_t llen,
+		       int64_t v)
+{
+	buf_str(b, name);
+	if (llen) {
+		buf_str(b, "{");
+		export_buf_add(b, labels, llen);
+		buf_str(b, "}");
+	}
+	buf_str(b, " ");
+	buf_int(b, v);
+	buf_str(b, "\n");
+}
+
+/* ---- per CPU ----------------------------------------------------------------- */
+
+/* The escaped labels of each CPU, built once per scrape: cpu="4",domain="big". */
+struct cpu_labels {
+	struct export_buf text;
+	size_t *off;		/* nr_cpus + 1 offsets into text */
+};
+
+static void cpu_labels_build(struct cpu_labels *l, const struct tp_snapshot *snap)
+{
+	l->off = malloc((snap->nr_cpus + 1) * sizeof(*l->off));
+	if (!l->off)
+		abort();
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		const struct tp_cpu *c = &snap->cpus[i];
+		l->off[i] = l->text.len;
+		buf_str(&l->text, "cpu=\"");
+		buf_int(&l->text, c->cpu);
+		buf_str(&l->text, "\",domain=\"");
+		if (c->domain >= 0 && (size_t)c->domain < snap->nr_domains)
+			export_label_value(&l->text, snap->domains[c->domain].name);
+		buf_str(&l->text, "\"");
+	}
+	l->off[snap->nr_cpus] = l->text.len;
+}
+
+static void cpu_labels_free(struct cpu_labels *l)
+{
+	export_buf_free(&l->text);
+	free(l->off);
+}
+
+enum cpu_fact { ONLINE, MAX_CAP, CAPPED_CAP, CAPACITY, MAX_FREQ, CAPPED_FREQ, PRESSURE, AVG };
+
+static int64_t cpu_value(const struct tp_cpu *c, enum cpu_fact f)
+{
+	switch (f) {
+	case ONLINE:
+		return c->online;
+	case MAX_CAP:
+		return c->max_capacity;
+	case CAPPED_CAP:
+		return c->capped_capacity;
+	case CAPACITY:
+		return c->capacity;
+	case MAX_FREQ:
+		return c->max_freq_khz < 0 ? TP_NONE : c->max_freq_khz * 1000;
+	case CAPPED_FREQ:
+		return c->capped_freq_khz < 0 ? TP_NONE : c->capped_freq_khz * 1000;
+	case PRESSURE:
+		return c->pressure;
+	case AVG:
+		return c->avg_pressure;
+	}
+	return TP_NONE;
+}
+
+static void render_cpu_fact(struct export_buf *b, const struct tp_snapshot *snap,
+			    const struct cpu_labels *l, const struct family *f, enum cpu_fact fact,
+			    enum export_format fmt)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < snap->nr_cpus && !any; i++)
+		any = cpu_value(&snap->cpus[i], fact) >= 0;
+	if (!any)
+		return;
+	family_head(b, f, fmt);
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		int64_t v = cpu_value(&snap->cpus[i], fact);
+		if (v >= 0)
+			sample_int(b, f->name, l->text.data + l->off[i], l->off[i + 1] - l->off[i], v);
+	}
+}
+
+/*
+ * Where each average comes from.  origin is "kernel" when the source read it (the
+ * patched interface) and "estimated" when thermpress computed it (a stock kernel,
+ * which exposes no average): a label with values rather than a boolean, so that a
+ * stock kernel's own average read another way later is "kernel" too.
+ */
+static void render_avg_info(struct export_buf *b, const struct tp_snapshot *snap,
+			    const struct cpu_labels *l, enum export_format fmt)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < snap->nr_cpus && !any; i++)
+		any = snap->cpus[i].avg_pressure >= 0;
+	if (!any)
+		return;
+	family_head(b, &fam_avg_info, fmt);
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		const struct tp_cpu *c = &snap->cpus[i];
+		if (c->avg_pressure < 0)
+			continue;
+		buf_str(b, fam_avg_info.name);
+		buf_str(b, "{");
+		export_buf_add(b, l->text.data + l->off[i], l->off[i + 1] - l->off[i]);
+		buf_str(b, ",backend=\"");
+		export_label_value(b, snap->backend);
+		buf_str(b, c->avg_estimated ? "\",origin=\"estimated\"} 1\n" : "\",origin=\"kernel\"} 1\n");
+	}
+}
+
+static void render_cpus(struct export_buf *b, const struct tp_snapshot *snap,
+			enum export_format fmt)
+{
+	struct cpu_labels l = { 0 };
+
+	cpu_labels_build(&l, snap);
+	render_cpu_fact(b, snap, &l, &fam_online, ONLINE, fmt);
+	render_cpu_fact(b, snap, &l, &fam_max_cap, MAX_CAP, fmt);
+	render_cpu_fact(b, snap, &l, &fam_capped_cap, CAPPED_CAP, fmt);
+	render_cpu_fact(b, snap, &l, &fam_capacity, CAPACITY, fmt);
+	render_cpu_fact(b, snap, &l, &fam_max_freq, MAX_FREQ, fmt);
+	render_cpu_fact(b, snap, &l, &fam_capped_freq, CAPPED_FREQ, fmt);
+	render_cpu_fact(b, snap, &l, &fam_pressure, PRESSURE, fmt);
+	render_cpu_fact(b, snap, &l, &fam_avg, AVG, fmt);
+	render_avg_info(b, snap, &l, fmt);
+	cpu_labels_free(&l);
+}
+
+/* ---- a stock kernel's thermal zones and cooling devices ------------------------ */
+
+static void zone_labels(struct export_buf *b, const struct tp_stock_zone *z)
+{
+	buf_str(b, "zone=\"");
+	buf_int(b, z->id);
+	buf_str(b, "\",type=\"");
+	export_label_value(b, z->type);
+	buf_str(b, "\"");
+}
+
+static void trip_sample(struct export_buf *b, const struct family *f,
+			const struct tp_stock_zone *z, size_t t, int64_t mc)
+{
+	buf_str(b, f->name);
+	buf_str(b, "{");
+	zone_labels(b, z);
+	buf_str(b, ",trip=\"");
+	buf_int(b, (int64_t)t);
+	buf_str(b, "\",trip_type=\"");
+	export_label_value(b, z->trips[t].type);
+	buf_str(b, "\"} ");
+	buf_milli(b, mc);
+	buf_str(b, "\n");
+}
+
+static void render_zones(struct export_buf *b, const struct tp_stock_info *st,
+			 enum export_format fmt)
+{
+	bool temp = false, trip = false, hyst = false;
+
+	for (size_t i = 0; i < st->nr_zones; i++) {
+		const struct tp_stock_zone *z = &st->zones[i];
+		temp |= z->temp_mc != TP_NONE;
+		for (size_t t = 0; t < z->nr_trips; t++) {
+			trip |= z->trips[t].temp_mc != TP_NONE;
+			hyst |= z->trips[t].hyst_mc != TP_NONE;
+		}
+	}
+	if (temp) {
+		family_head(b, &fam_zone_temp, fmt);
+		for (size_t i = 0; i < st->nr_zones; i++) {
+			const struct tp_stock_zone *z = &st->zones[i];
+			if (z->temp_mc == TP_NONE)
+				continue;
+			buf_str(b, fam_zone_temp.name);
+			buf_str(b, "{");
+			zone_labels(b, z);
+			buf_str(b, "} ");
+			buf_milli(b, z->temp_mc);
+			buf_str(b, "\n");
+		}
+	}
+	if (trip) {
+		family_head(b, &fam_trip_temp, fmt);
+		for (size_t i = 0; i < st->nr_zones; i++)
+			for (size_t t = 0; t < st->zones[i].nr_trips; t++)
+				if (st->zones[i].trips[t].temp_mc != TP_NONE)
+					trip_sample(b, &fam_trip_temp, &st->zones[i], t,
+						    st->zones[i].trips[t].temp_mc);
+	}
+	if (hyst) {
+		family_head(b, &fam_trip_hyst, fmt);
+		for (size_t i = 0; i < st->nr_zones; i++)
+			for (size_t t = 0; t < st->zones[i].nr_trips; t++)
+				if (st->zones[i].trips[t].hyst_mc != TP_NONE)
+					trip_sample(b, &fam_trip_hyst, &st->zones[i], t,
+						    st->zones[i].trips[t].hyst_mc);
+	}
+}
+
+static void render_cooling_fact(struct export_buf *b, const struct tp_stock_info *st,
+				const struct family *f, bool max, enum export_format fmt)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < st->nr_cooling; i++)
+		any |= (max ? st->cooling[i].max_state : st->cooling[i].cur_state) >= 0;
+	if (!any)
+		return;
+	family_head(b, f, fmt);
+	for (size_t i = 0; i < st->nr_cooling; i++) {
+		const struct tp_stock_cooling *cd = &st->cooling[i];
+		int64_t v = max ? cd->max_state : cd->cur_state;
+		if (v < 0)
+			continue;
+		buf_str(b, f->name);
+		buf_str(b, "{device=\"");
+		buf_int(b, cd->id);
+		buf_str(b, "\",type=\"");
+		export_label_value(b, cd->type);
+		buf_str(b, "\"} ");
+		buf_int(b, v);
+		buf_str(b, "\n");
+	}
+}
+
+/* ---- the whole scrape ----------------------------------------------------------- */
+
+static void render_info(struct export_buf *b, const struct family *f, const char *label,
+			const char *value, enum export_format fmt)
+{
+	family_head(b, f, fmt);
+	buf_str(b, f->name);
+	buf_str(b, "{");
+	buf_str(b, label);
+	buf_str(b, "=\"");
+	export_label_value(b, value);
+	buf_str(b, "\"} 1\n");
+}
+
+void export_render(struct export_buf *b, const struct export_scrape *sc, enum export_format fmt)
+{
+	const struct tp_snapshot *snap = sc->up ? sc->snap : NULL;
+
+	family_head(b, &fam_up, fmt);
+	sample_int(b, fam_up.name, "", 0, sc->up ? 1 : 0);
+	if (!sc->up)
+		render_info(b, &fam_error, "error", sc->error ? sc->error : "unknown error", fmt);
+	if (sc->source_kind) {
+		family_head(b, &fam_source, fmt);
+		buf_str(b, fam_source.name);
+		buf_str(b, "{kind=\"");
+		export_label_value(b, sc->source_kind);
+		buf_str(b, "\",description=\"");
+		export_label_value(b, sc->source_description ? sc->source_description : "");
+		buf_str(b, "\"} 1\n");
+	}
+	if (snap) {
+		if (snap->backend[0])
+			render_info(b, &fam_backend, "backend", snap->backend, fmt);
+		if (snap->decay_ms >= 0) {
+			family_head(b, &fam_decay, fmt);
+			buf_str(b, fam_decay.name);
+			buf_str(b, " ");
+			buf_milli(b, snap->decay_ms);
+			buf_str(b, "\n");
+		}
+		if (snap->hz > 0) {
+			family_head(b, &fam_hz, fmt);
+			sample_int(b, fam_hz.name, "", 0, snap->hz);
+		}
+		render_cpus(b, snap, fmt);
+	}
+	if (snap && sc->stock) {
+		render_zones(b, sc->stock, fmt);
+		render_cooling_fact(b, sc->stock, &fam_cool_cur, false, fmt);
+		render_cooling_fact(b, sc->stock, &fam_cool_max, true, fmt);
+	}
+	family_head(b, &fam_duration, fmt);
+	export_buf_printf(b, "%s %.9f\n", fam_duration.name, sc->duration_s);
+	if (fmt == EXPORT_OPENMETRICS)
+		buf_str(b, "# EOF\n");
+}
