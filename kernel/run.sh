@@ -187,23 +187,32 @@ if [ $build_only = 1 ]; then
 fi
 
 # ---- 7. boot ----------------------------------------------------------------
+# The kernel has CONFIG_NO_HZ_IDLE. Boot 1 (nohz=off, every CPU ticks) runs every
+# check and writes the logs; boot 2 (idle CPUs stop their tick) runs the NO_HZ check.
+boot() {
+	local label=$1 console=$2
+	shift 2
+	log "booting qemu ($label, -smp 4, TCG, timeout ${timeout_s}s); console in $console"
+	run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
+		-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*"
+	echo "== kernel/run.sh results ($label) =="
+	grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
+	if [ $vm_rc = 124 ] || [ $vm_rc = 137 ]; then
+		echo "run.sh: qemu timed out after ${timeout_s}s ($label; console in $console)"
+		exit 3
+	fi
+	if [ -z "$done_line" ]; then
+		echo "run.sh: the VM never reported ($label, qemu exit $vm_rc); last console lines:"
+		tail -30 "$console.txt"
+		exit 3
+	fi
+}
+nohz_console="$bdir/console-nohz.log"
+boot "NO_HZ idle" "$nohz_console"
+nohz_done=$done_line nohz_vm_s=$vm_s
 console="$bdir/console.log"
-log "booting qemu (-smp 4, TCG, timeout ${timeout_s}s); console in $console"
-run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable"
-qrc=$vm_rc
-echo "== kernel/run.sh results =="
-grep -E '^TPT: (ok|FAIL|SKIP|INFO|placement)' "$console.txt" | sed 's/^TPT: /  /' || true
-if [ $qrc = 124 ] || [ $qrc = 137 ]; then
-	echo "run.sh: qemu timed out after ${timeout_s}s (console in $console)"
-	exit 3
-fi
-if [ -z "$done_line" ]; then
-	echo "run.sh: the VM never reported (qemu exit $qrc); last console lines:"
-	tail -30 "$console.txt"
-	exit 3
-fi
+boot "periodic tick" "$console" nohz=off
 
 # ---- 8. bit-exactness replay -------------------------------------------------
 logs="$bdir/logs"
@@ -226,9 +235,10 @@ for l in "$logs"/*.log; do
 done
 [ $nlogs -ge 6 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
 
-vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
-vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
-echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s =="
+count() { echo "$1" | sed -n "s/.*$2=\([0-9]*\).*/\1/p"; }
+vm_pass=$(( $(count "$done_line" pass) + $(count "$nohz_done" pass) ))
+vm_fail=$(( $(count "$done_line" fail) + $(count "$nohz_done" fail) ))
+echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM runs ${vm_s}s (periodic) + ${nohz_vm_s}s (NO_HZ idle) =="
 echo "== VM checks: ${vm_pass:-0} passed, ${vm_fail:-?} failed; replayed logs: $nlogs, $replay_fail failed$([ $with_lib = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
 total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail ))
 total_fail=$(( ${vm_fail:-1} + replay_fail ))
