@@ -14,6 +14,7 @@ usage() {
 usage: bash kernel/check-series.sh [OPTIONS]
 
   --build-dir DIR   kernel/run.sh's build dir (default: build-kernel/)
+  --patches DIR     the series to check (default: kernel/patches)
   --jobs N          make -j N (default: 2)
   --arch LIST       comma-separated, of i386 and arm64 (default: i386,arm64)
   -h, --help        show this help
@@ -27,11 +28,13 @@ top=$(cd "$here/.." && pwd)
 bdir="$top/build-kernel"
 jobs=2
 arches=i386,arm64
+pdir="$here/patches"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--patches) pdir=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -44,8 +47,8 @@ git_k() { git -C "$1" -c user.name="thermpress developers" \
 	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
 git_k "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
 	die "no kernel source in $src: run kernel/run.sh --build-only first"
-patches=("$here"/patches/*.patch)
-[ -f "${patches[0]}" ] || die "no patches in $here/patches"
+patches=("$pdir"/*.patch)
+[ -f "${patches[0]}" ] || die "no patches in $pdir"
 
 if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 	log "creating the worktree $wt"
