@@ -81,6 +81,8 @@ CONFIG_THERMAL_OF=y
 CONFIG_CPU_THERMAL=y
 CONFIG_CPU_FREQ_THERMAL=y
 CONFIG_DEBUG_FS=y
+CONFIG_PROC_FS=y
+CONFIG_DEBUG_KERNEL=y
 CONFIG_SCHED_DEBUG=y
 CONFIG_NO_HZ_IDLE=y
 EOF
@@ -111,7 +113,7 @@ for p in "${patches[@]}"; do
 		mkdir -p "$obj"
 		t=$(now)
 		read -r -a margs <<<"$(make_args "$a")"
-		if [ ! -f "$obj/.config" ]; then
+		if [ ! -f "$obj/.config" ] || ! fragment "$a" | cmp -s - "$obj/fragment"; then
 			make -s -C "$wt" O="$obj" "${margs[@]}" tinyconfig >/dev/null
 			fragment "$a" >"$obj/fragment"
 			(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
