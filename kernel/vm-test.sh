@@ -72,7 +72,7 @@ if ! grep -qw 'nohz=off' /proc/cmdline; then
 	kill $spin
 	wait 2>/dev/null
 	info "nohz: idle cpu3 avg_pressure $a0 when its cap was cleared, $a1 0.8 s later"
-	if [ "$a0" -gt 100 ]; then ok "nohz: cpu3's average built up while busy ($a0)"
+	if [ "$a0" -gt 40 ]; then ok "nohz: cpu3's average built up while busy ($a0)"
 	else bad "nohz: cpu3's average did not build up while busy: $a0"; fi
 	if [ "$a1" -lt $((a0 / 8)) ]; then ok "nohz: idle cpu3's average decays after its cap is cleared ($a0 -> $a1)"
 	else bad "nohz: idle cpu3's average stays at $a1 (was $a0 when its cap was cleared 0.8 s before)"; fi
@@ -377,7 +377,7 @@ fi
 # ---- concurrent injects: stats never shows half of one ------------------------------
 echo instant >$D/backend
 echo "0-3 clear" >$D/inject
-inj() { i=0; while [ $i -lt 300 ]; do echo "0-3 $1" >$D/inject; i=$((i + 1)); done; }
+inj() { i=0; while [ $i -lt 1000 ]; do echo "0-3 $1" >$D/inject; i=$((i + 1)); done; }
 inj $((max / 2)) &
 w1=$!
 inj $((max / 4)) &
