@@ -16,7 +16,7 @@ usage: bash kernel/check-series.sh [OPTIONS]
   --build-dir DIR   kernel/run.sh's build dir (default: build-kernel/)
   --patches DIR     the series to check (default: kernel/patches)
   --jobs N          make -j N (default: 2)
-  --arch LIST       comma-separated, of i386 and arm64 (default: i386)
+  --arch LIST       comma-separated, of i386 and arm64 (default: i386,arm64)
   -h, --help        show this help
 EOF
 }
@@ -27,7 +27,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/lib/host.sh"
 bdir="$top/build-kernel"
 jobs=2
-arches=i386
+arches=i386,arm64
 pdir="$here/patches"
 
 while [ $# -gt 0 ]; do
