@@ -47,6 +47,40 @@ stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stat
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 eq "vm has 4 cpus" "$ncpu" 4
 
+# ---- NO_HZ idle: an idle CPU's average keeps decaying -----------------------------
+# run.sh boots the kernel (CONFIG_NO_HZ_IDLE) twice: with nohz=off every check below
+# runs with a periodic tick; without it only this one, with idle CPUs' ticks stopped.
+if ! grep -qw 'nohz=off' /proc/cmdline; then
+	info "tick: NO_HZ idle ($(cat /proc/cmdline))"
+	max=$(stat_field 3 5)
+	echo pelt >$D/backend
+	echo 32 >$D/decay_ms
+	echo "3 $((max / 5))" >$D/inject
+	# cpu 3 runs a busy loop for 0.6 s: it ticks and its average builds up
+	taskset -c 3 sh -c 'while :; do :; done' &
+	spin=$!
+	sleep 0.6
+	kill $spin
+	wait 2>/dev/null
+	# then it is idle (no tick) while cpu 0 stays busy, so the idle load balancer runs
+	echo "3 clear" >$D/inject
+	a0=$(stat_field 3 8)
+	taskset -c 0 sh -c 'while :; do :; done' &
+	spin=$!
+	sleep 0.8
+	a1=$(stat_field 3 8)
+	kill $spin
+	wait 2>/dev/null
+	info "nohz: idle cpu3 avg_pressure $a0 when its cap was cleared, $a1 0.8 s later"
+	if [ "$a0" -gt 40 ]; then ok "nohz: cpu3's average built up while busy ($a0)"
+	else bad "nohz: cpu3's average did not build up while busy: $a0"; fi
+	if [ "$a1" -lt $((a0 / 8)) ]; then ok "nohz: idle cpu3's average decays after its cap is cleared ($a0 -> $a1)"
+	else bad "nohz: idle cpu3's average stays at $a1 (was $a0 when its cap was cleared 0.8 s before)"; fi
+	done_checks
+	exit
+fi
+info "tick: periodic (nohz=off)"
+
 # ---- files and defaults ------------------------------------------------------
 for f in version backend decay_ms hz inject stats log_cpu log; do
 	if [ -e $D/$f ]; then ok "file $f exists"; else bad "file $f is missing"; fi
@@ -56,6 +90,8 @@ eq "hz" "$(cat $D/hz)" 250
 eq "default backend" "$(cat $D/backend)" "instant [pelt] decay"
 eq "default decay_ms" "$(cat $D/decay_ms)" 32
 eq "default log_cpu" "$(cat $D/log_cpu)" -1
+# docs/abi.md: the one file that may be empty is log, before any log was started
+eq "log before any log_cpu write is empty (0 bytes)" "$(wc -c <$D/log)" 0
 mode() { ls -l $D/$1 | cut -c1-10; }
 eq "inject mode" "$(mode inject)" "--w-------"
 eq "stats mode" "$(mode stats)" "-r--r--r--"
@@ -88,9 +124,12 @@ sleep 0.1
 t2=$(sed -n 's/^time_ns //p' $D/stats)
 if [ "$t2" -gt "$t1" ]; then ok "stats time_ns advances"; else bad "stats time_ns: $t1 then $t2"; fi
 # small reads of one open continue one snapshot
+# (nothing is capped yet: every line but time_ns is the same in both snapshots)
 dd if=$D/stats bs=5 2>/dev/null >/tmp/stats5
-if [ "$(awk 'NR > 7' /tmp/stats5 | wc -l)" = 4 ] && [ "$(sed -n 7p /tmp/stats5)" = "$(sed -n 7p /tmp/stats)" ]
-then ok "stats read in 5-byte pieces"; else bad "stats read in 5-byte pieces"; fi
+if [ "$(grep -v '^time_ns ' /tmp/stats5)" = "$(grep -v '^time_ns ' /tmp/stats)" ] &&
+   grep -Eq '^time_ns [0-9]+$' /tmp/stats5
+then ok "stats read in 5-byte pieces: the same text"
+else bad "stats read in 5-byte pieces: $(diff /tmp/stats /tmp/stats5 | head -4 | tr '\n' ';')"; fi
 
 # ---- backend and decay_ms ------------------------------------------------------
 echo decay >$D/backend
@@ -177,6 +216,12 @@ badw "inject frequency word" inject "0 abc"
 badw "inject clear extra" inject "0 clear now"
 badw "inject trailing space" inject "0 1000 "
 badw "inject partly bad list" inject "1,7 1000"
+# docs/abi.md's CPULIST: numbers and ranges only (no cpulist_parse() extensions)
+badw "inject cpulist all" inject "all 1000"
+badw "inject cpulist empty elements" inject ",1, 1000"
+badw "inject cpulist trailing comma" inject "0-1, 1000"
+badw "inject cpulist stride group" inject "0-3:2/4 1000"
+badw "inject cpulist 0x1" inject "0x1 1000"
 badw "log_cpu not possible" log_cpu 4
 badw "log_cpu -2" log_cpu -2
 badw "log_cpu word" log_cpu one
@@ -287,6 +332,10 @@ if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
 	}
 	tpc show show
 	head -12 /tmp/tpo
+	# what show prints: one line per cpu, and the backend in force
+	if [ "$(grep -cE '^ *cpu[0-3]\b|^ *[0-3] ' /tmp/tpo)" -ge 4 ] && grep -q pelt /tmp/tpo
+	then ok "thermpress show lists the 4 cpus and pelt"
+	else bad "thermpress show: $(head -5 /tmp/tpo | tr '\n' ';')"; fi
 	tpc "cap set 2-3 50%" cap set 2-3 50%
 	# 50% of an odd frequency may round either way
 	c2=$(stat_field 2 6) c3=$(stat_field 3 6) c1=$(stat_field 1 6)
@@ -296,6 +345,7 @@ if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
 	tpc "show --json" show --json
 	if head -c1 /tmp/tpo | grep -q '[{[]'; then ok "thermpress show --json is json"; else bad "thermpress show --json: $(head -c 80 /tmp/tpo)"; fi
 	tpc "show status" show status
+	if [ -s /tmp/tpo ]; then ok "thermpress show status prints"; else bad "thermpress show status printed nothing"; fi
 	tpc "cap clear all" cap clear all
 	eq "thermpress cap clear reaches the kernel" "$(awk 'NR > 7 { s += $7 } END { print s }' $D/stats)" 0
 	tpc "backend set decay decay 125" backend set decay decay 125
@@ -306,14 +356,73 @@ if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
 	tpc "decay set 100 (pelt rounds)" decay set 100
 	eq "thermpress pelt decay" "$(cat $D/decay_ms)" 128
 	tpc "decay set 32" decay set 32
-	if thermpress backend set nosuch >/tmp/tpo 2>&1; then bad "thermpress backend set nosuch succeeded"
-	else ok "thermpress backend set nosuch fails"; fi
+	eq "thermpress decay set 32" "$(cat $D/decay_ms)" 32
+	# refused as a usage error (status 2, one line naming it), not a crash, and nothing changed
+	before=$(state)
+	thermpress backend set nosuch >/tmp/tpo 2>&1
+	rc=$?
+	if [ $rc = 2 ] && grep -q "^thermpress: unknown backend 'nosuch'" /tmp/tpo && [ "$before" = "$(state)" ]
+	then ok "thermpress backend set nosuch: usage error, nothing changed"
+	else bad "thermpress backend set nosuch: exit $rc: $(tail -2 /tmp/tpo | tr '\n' ' ')"; fi
 	tpc "show backends" show backends
+	if grep -q '^instant ' /tmp/tpo && grep -q '^pelt  *yes' /tmp/tpo && grep -q '^decay ' /tmp/tpo
+	then ok "thermpress show backends: pelt active"
+	else bad "thermpress show backends: $(tr '\n' ';' </tmp/tpo)"; fi
 elif [ -x /usr/bin/thermpress ]; then
 	skip "thermpress: present but does not run: $(head -2 /tmp/tpv | tr '\n' ' ')"
 else
 	skip "thermpress: not in the initramfs"
 fi
+
+# ---- concurrent injects: stats never shows half of one ------------------------------
+echo instant >$D/backend
+echo "0-3 clear" >$D/inject
+inj() { i=0; while [ $i -lt 1000 ]; do echo "0-3 $1" >$D/inject; i=$((i + 1)); done; }
+inj $((max / 2)) &
+w1=$!
+inj $((max / 4)) &
+w2=$!
+torn=0 reads=0
+while kill -0 $w1 2>/dev/null || kill -0 $w2 2>/dev/null; do
+	n=$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $6 }' $D/stats | sort -u | wc -l)
+	reads=$((reads + 1))
+	[ "$n" = 1 ] || torn=$((torn + 1))
+done
+wait 2>/dev/null
+info "concurrent injects: $reads stats snapshots"
+eq "concurrent multi-cpu injects: no snapshot shows half an inject ($reads reads)" $torn 0
+echo "0-3 clear" >$D/inject
+
+# ---- reset: every backend's average reads 0 until its next update -------------------
+# cpu 3 offline never ticks, so its value right after the reset stays visible
+echo pelt >$D/backend
+echo "3 $((max / 2))" >$D/inject
+if echo 0 >/sys/devices/system/cpu/cpu3/online 2>/tmp/err; then
+	echo instant >$D/backend
+	eq "reset to instant: offline cpu3 avg_pressure 0, pressure kept" \
+		"$(stat_field 3 2):$(stat_field 3 7):$(stat_field 3 8)" "0:$((1024 - 1024 * (max / 2) / max)):0"
+	echo decay >$D/backend
+	eq "reset to decay: offline cpu3 avg_pressure 0" "$(stat_field 3 8)" 0
+	echo 1 >/sys/devices/system/cpu/cpu3/online
+	eq "cpu3 back online" "$(stat_field 3 2)" 1
+else
+	bad "cannot offline cpu3: $(cat /tmp/err)"
+fi
+echo "3 clear" >$D/inject
+echo pelt >$D/backend
+
+# ---- a full log ends with overflow -------------------------------------------------
+echo instant >$D/backend
+echo 1 >$D/log_cpu
+t0=$(cut -d' ' -f1 /proc/uptime)
+i=0
+while [ $i -lt 66000 ]; do echo "1 $((max / 2))" >$D/inject; i=$((i + 1)); done
+echo "1 clear" >$D/inject
+echo "-1" >$D/log_cpu
+info "log filled with 66000 injects in $(awk -v a=$t0 -v b=$(cut -d' ' -f1 /proc/uptime) 'BEGIN { print b - a }') s"
+eq "full log: 65536 entries and an overflow line" "$(wc -l <$D/log):$(tail -1 $D/log)" "65537:overflow"
+eq "full log: first entry the reset" "$(head -1 $D/log | cut -d' ' -f1,3,4)" "reset instant 0"
+echo pelt >$D/backend
 
 # ---- the effect: the load balancer avoids capped CPUs --------------------------------
 # 6 CPU-bound tasks on 4 CPUs; count where they run, sampled from /proc/PID/stat

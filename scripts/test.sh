@@ -67,6 +67,9 @@ fi
 if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ -f kernel/run.sh ]; then
   if THERMPRESS_BUILD=build bash kernel/run.sh; then passed=$((passed + 1))
   else echo "thermpress: kernel suite failed" >&2; failed=$((failed + 1)); fi
+  # every prefix of the series compiles for i386 and arm64 (kernel/README.md)
+  if bash kernel/check-series.sh; then passed=$((passed + 1))
+  else echo "thermpress: kernel series check failed" >&2; failed=$((failed + 1)); fi
 fi
 
 # The arm64 big.LITTLE board with Debian's stock kernel, running the cross build

@@ -363,6 +363,10 @@ static void test_bad_writes(void **state)
 		{ "inject", "0-3 clear\n\n" }, { "inject", " 0-3 1000" }, { "inject", "0-3 1000 " },
 		{ "inject", "3-1 1000" }, { "inject", "0-3 +1000" }, { "inject", "0-3 -1" },
 		{ "inject", "0-3 1000\nx" }, { "inject", "0-3 clr" },
+		/* docs/abi.md's CPULIST has numbers and ranges only: none of the extensions
+		 * of the kernel's cpulist_parse() */
+		{ "inject", "all 1000" }, { "inject", ",1, 1000" }, { "inject", "0-1, 1000" },
+		{ "inject", "0-3:2/4 1000" }, { "inject", "0x1 1000" }, { "inject", "1,,2 1000" },
 		{ "backend", "foo" }, { "backend", "pelt " }, { "backend", "" }, { "backend", "PELT" },
 		{ "decay_ms", "abc" }, { "decay_ms", "0" }, { "decay_ms", "32769" },
 		{ "decay_ms", "-1" }, { "decay_ms", "" }, { "decay_ms", " 64" },
@@ -506,6 +510,42 @@ static void test_log(void **state)
 	tp_source_close(src);
 }
 
+/* docs/abi.md: the log before any log_cpu write is the one empty file */
+static void test_log_empty(void **state)
+{
+	struct tp_source *src = open_sim(NULL, 250, true, NULL);
+	char *t;
+
+	advance(src, 40 * MS);
+	t = read_file(src, "log");
+	assert_string_equal(t, "");
+	free(t);
+	tp_source_close(src);
+}
+
+/* docs/abi.md: after a reset every backend, instant too, reads 0 until its next update */
+static void test_reset_reads_zero(void **state)
+{
+	struct tp_source *src = open_sim(NULL, 250, true, NULL);
+	struct tp_snapshot s = { 0 };
+
+	cap(src, "4-7", 1181000);
+	advance(src, 100 * MS);
+	assert_int_equal(write_file(src, "backend", "instant"), 0);
+	take(src, &s);
+	assert_int_equal(s.cpus[4].pressure, 512);
+	assert_int_equal(s.cpus[4].avg_pressure, 0);
+	advance(src, 4 * MS);	/* one tick */
+	take(src, &s);
+	assert_int_equal(s.cpus[4].avg_pressure, 512);
+	assert_int_equal(write_file(src, "log_cpu", "5"), 0);
+	take(src, &s);
+	assert_int_equal(s.cpus[5].avg_pressure, 0);
+	assert_int_equal(s.cpus[4].avg_pressure, 512);	/* only the logged cpu is reset */
+	tp_snapshot_release(&s);
+	tp_source_close(src);
+}
+
 static void test_log_overflow(void **state)
 {
 	struct tp_source *src = open_sim("smp:1", 1000, true, NULL);
@@ -629,6 +669,8 @@ int main(void)
 		cmocka_unit_test(test_bad_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
 		cmocka_unit_test(test_log),
+		cmocka_unit_test(test_log_empty),
+		cmocka_unit_test(test_reset_reads_zero),
 		cmocka_unit_test(test_log_overflow),
 		cmocka_unit_test(test_stats_file),
 		cmocka_unit_test(test_scenario_heat),

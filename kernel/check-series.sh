@@ -1,0 +1,142 @@
+#!/bin/bash
+# Compile check of every prefix of kernel/patches: after each patch, the objects
+# the series touches must build for i386 (32-bit: the pressure's 64-bit
+# arithmetic) and arm64 (arch_topology, which feeds the store). kernel/run.sh
+# builds and boots the whole series on x86_64.
+#
+# Needs the source tree kernel/run.sh extracts (run it first, --build-only is
+# enough); works in a git worktree of it, so run.sh's tree and objects are not
+# touched. Exit status: 0 every prefix built; 1 a prefix failed; 2 setup error.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+usage: bash kernel/check-series.sh [OPTIONS]
+
+  --build-dir DIR   kernel/run.sh's build dir (default: build-kernel/)
+  --patches DIR     the series to check (default: kernel/patches)
+  --jobs N          make -j N (default: 2)
+  --arch LIST       comma-separated, of i386 and arm64 (default: i386,arm64)
+  -h, --help        show this help
+EOF
+}
+
+me=check-series.sh
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$here/lib/host.sh"
+bdir="$top/build-kernel"
+jobs=2
+arches=i386,arm64
+pdir="$here/patches"
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build-dir) bdir=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--patches) pdir=$2; shift 2 ;;
+	--arch) arches=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+
+src="$bdir/linux-source-6.1"
+wt="$bdir/series-src"
+git_k() { git -C "$1" -c user.name="thermpress developers" \
+	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
+git_k "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+	die "no kernel source in $src: run kernel/run.sh --build-only first"
+patches=("$pdir"/*.patch)
+[ -f "${patches[0]}" ] || die "no patches in $pdir"
+
+if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
+	log "creating the worktree $wt"
+	git_k "$src" worktree prune
+	git_k "$src" worktree add -q --detach "$wt" base || die "cannot create $wt"
+fi
+
+# The objects each architecture compiles after each patch
+targets_for() {
+	case "$1" in
+	i386) echo kernel/sched/ arch/x86/kernel/tsc.o ;;
+	arm64) echo kernel/sched/ drivers/base/arch_topology.o ;;
+	esac
+}
+make_args() {
+	case "$1" in
+	i386) echo ARCH=i386 ;;
+	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	esac
+}
+# tinyconfig plus what the series' code needs (the option itself is not
+# user-visible: it follows from these)
+fragment() {
+	cat <<'EOF'
+CONFIG_SMP=y
+CONFIG_CPU_FREQ=y
+CONFIG_THERMAL=y
+CONFIG_OF=y
+CONFIG_THERMAL_OF=y
+CONFIG_CPU_THERMAL=y
+CONFIG_CPU_FREQ_THERMAL=y
+CONFIG_DEBUG_FS=y
+CONFIG_PROC_FS=y
+CONFIG_DEBUG_KERNEL=y
+CONFIG_SCHED_DEBUG=y
+CONFIG_NO_HZ_IDLE=y
+EOF
+	case "$1" in
+	i386) echo "# CONFIG_64BIT is not set" ;;
+	esac
+}
+
+IFS=, read -r -a arch_list <<<"$arches"
+for a in "${arch_list[@]}"; do
+	case "$a" in i386|arm64) ;; *) die "unknown architecture '$a' (i386, arm64)" ;; esac
+done
+[[ ",$arches," != *,arm64,* ]] || command -v aarch64-linux-gnu-gcc >/dev/null ||
+	die "aarch64-linux-gnu-gcc is missing (apt-get install -y gcc-aarch64-linux-gnu)"
+
+log "resetting $wt to base"
+git_k "$wt" am --abort >/dev/null 2>&1 || true
+git_k "$wt" reset -q --hard base
+git_k "$wt" clean -q -fdx
+
+failed=0
+n=0
+for p in "${patches[@]}"; do
+	n=$((n + 1))
+	git_k "$wt" am -q "$p" || { git_k "$wt" am --abort || true; die "patch $n does not apply: $p"; }
+	for a in "${arch_list[@]}"; do
+		obj="$bdir/series-obj-$a"
+		mkdir -p "$obj"
+		t=$(now)
+		read -r -a margs <<<"$(make_args "$a")"
+		if [ ! -f "$obj/.config" ] || ! fragment "$a" | cmp -s - "$obj/fragment"; then
+			make -s -C "$wt" O="$obj" "${margs[@]}" tinyconfig >/dev/null
+			fragment "$a" >"$obj/fragment"
+			(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
+				"$obj/fragment" >/dev/null)
+		fi
+		make -s -C "$wt" O="$obj" "${margs[@]}" olddefconfig >/dev/null
+		# patch 1 makes the option available here; from then on it must be on
+		if ! grep -qx CONFIG_SCHED_THERMAL_PRESSURE=y "$obj/.config"; then
+			echo "  FAIL patch $n $a: CONFIG_SCHED_THERMAL_PRESSURE is not set"
+			failed=$((failed + 1))
+			continue
+		fi
+		read -r -a tg <<<"$(targets_for "$a")"
+		if make -C "$wt" O="$obj" "${margs[@]}" -j"$jobs" "${tg[@]}" \
+			>"$obj/make-$n.log" 2>&1 && ! grep -q 'warning:' "$obj/make-$n.log"; then
+			echo "  ok patch $n $a: ${tg[*]} ($(elapsed "$t")s)"
+		else
+			echo "  FAIL patch $n $a: ${tg[*]} (see $obj/make-$n.log)"
+			grep -E 'error|warning' "$obj/make-$n.log" | head -10 | sed 's/^/    /'
+			failed=$((failed + 1))
+		fi
+	done
+done
+total=$((n * ${#arch_list[@]}))
+echo "$((total - failed)) passed, $failed failed"
+[ $failed = 0 ]
