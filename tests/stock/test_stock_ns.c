@@ -154,7 +154,7 @@ static int bpf_refused_to_user(struct tp_source *src)
 	struct tp_error err = { 0 };
 	int bad;
 
-	if (!TEST_HAVE_BPF || access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+	if (!TEST_HAVE_BPF || !TEST_BPF_SYSCALL || access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return 0;
 	if (tp_stock_describe(src, &info, &err) != 0)
 		return -1;
