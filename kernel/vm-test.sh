@@ -361,7 +361,7 @@ if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
 	before=$(state)
 	thermpress backend set nosuch >/tmp/tpo 2>&1
 	rc=$?
-	if [ $rc = 2 ] && grep -q "^thermpress: unknown backend 'nosuch'" /tmp/tpo && [ "$before" = "$(state)" ]
+	if [ $rc = 2 ] && grep -q "^thermpress: backend set: unknown backend 'nosuch'" /tmp/tpo && [ "$before" = "$(state)" ]
 	then ok "thermpress backend set nosuch: usage error, nothing changed"
 	else bad "thermpress backend set nosuch: exit $rc: $(tail -2 /tmp/tpo | tr '\n' ' ')"; fi
 	tpc "show backends" show backends
