@@ -294,7 +294,7 @@ static int add_range(const struct tp_snapshot *topo, uint64_t first, uint64_t la
 static int parse_cpulist_token(const char *tok, const struct tp_snapshot *topo,
 			       struct tp_cpuset *out, struct tp_error *err)
 {
-	const char *end;
+	const char *end, *dash;
 	uint64_t first, last;
 
 	if (strcmp(tok, "all") == 0) {
@@ -310,6 +310,10 @@ static int parse_cpulist_token(const char *tok, const struct tp_snapshot *topo,
 				tp_cpuset_add(out, topo->cpus[i].cpu);
 		return 0;
 	}
+	/* the left number of a range: at most 31 bytes, as the grammar says (docs) */
+	dash = strchr(tok, '-');
+	if (dash && dash - tok >= 32)
+		return cpulist_error(topo, err, 2, tok);
 	if (parse_cpu_range(tok, &end, &first, &last) < 0 || *end)
 		return cpulist_error(topo, err, 2, tok);
 	if (first > last)
