@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* export: the metrics for Prometheus (export/, docs/export.md). */
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "export.h"
@@ -54,6 +56,60 @@ static int export_config_from(struct cmd_ctx *ctx, const struct cmd_args *args,
 	return 0;
 }
 
+/* Serve HTTP until a stop signal; 0, or an exit status (reported). */
+static int serve_http(struct cmd_ctx *ctx, struct export_source *es,
+		      const struct export_config *cfg, const sigset_t *wait_mask)
+{
+	struct tp_error err = { 0 };
+	struct export_http *h;
+	char where[80];
+
+	if (export_http_start(es, cfg, &h, where, sizeof(where), &err) < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "export: %s", err.msg);
+	fprintf(stderr, "thermpress: export: serving http://%s/metrics (interrupt to stop)\n",
+		where);
+	while (!exp_stop)
+		ppoll(NULL, 0, NULL, wait_mask);	/* returns on a signal: no lost wake-up */
+	export_http_stop(h);
+	return 0;
+}
+
+/*
+ * Write DIR/thermpress.prom every interval until a stop signal.  A directory that cannot
+ * be written at start is an error; later a failed write is said once, and again when it
+ * changes or recovers.  0, or an exit status (reported).
+ */
+static int write_textfiles(struct cmd_ctx *ctx, struct export_source *es,
+			   const struct export_config *cfg, const sigset_t *wait_mask)
+{
+	const struct timespec wait = {
+		.tv_sec = (time_t)(cfg->interval_ns / 1000000000ull),
+		.tv_nsec = (long)(cfg->interval_ns % 1000000000ull),
+	};
+	struct tp_error err = { 0 };
+	char last[sizeof(err.msg)] = "";
+
+	if (export_textfile_write(es, cfg->textfile_dir, &err) < 0)
+		return cmd_error(ctx, EXIT_RUNTIME, "export: %s", err.msg);
+	fprintf(stderr, "thermpress: export: writing %s/%s every %.3gs (interrupt to stop)\n",
+		cfg->textfile_dir, EXPORT_TEXTFILE_NAME, (double)cfg->interval_ns / 1e9);
+	for (;;) {
+		ppoll(NULL, 0, &wait, wait_mask);	/* a signal ends the wait at once */
+		if (exp_stop)
+			return 0;
+		if (export_textfile_write(es, cfg->textfile_dir, &err) < 0) {
+			if (strcmp(err.msg, last))
+				fprintf(stderr, "thermpress: export: %s (trying again every interval)\n",
+					err.msg);
+			snprintf(last, sizeof(last), "%s", err.msg);
+		} else if (last[0]) {
+			fprintf(stderr, "thermpress: export: writing %s/%s again\n",
+				cfg->textfile_dir, EXPORT_TEXTFILE_NAME);
+			last[0] = '\0';
+		}
+	}
+}
+
 static int exec_export(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct export_config cfg;
@@ -92,10 +148,8 @@ static int exec_export(struct cmd_ctx *ctx, const struct cmd_args *args)
 	sigdelset(&wait_mask, SIGHUP);
 	sigdelset(&wait_mask, SIGQUIT);
 
-	if (cfg.textfile_dir)
-		status = export_textfile_run(es, &cfg, &exp_stop, &wait_mask);
-	else
-		status = export_http_run(es, &cfg, &exp_stop, &wait_mask);
+	status = cfg.textfile_dir ? write_textfiles(ctx, es, &cfg, &wait_mask)
+				  : serve_http(ctx, es, &cfg, &wait_mask);
 	export_source_free(es);
 
 	pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
@@ -103,7 +157,7 @@ static int exec_export(struct cmd_ctx *ctx, const struct cmd_args *args)
 	/* stopped by a signal: end as it would have (128 + signal) */
 	if (status == 0)
 		exp_signals_finish();
-	return status ? EXIT_RUNTIME : 0;
+	return status;
 }
 
 const struct cmd_entry cmd_export_entry = {

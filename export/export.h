@@ -120,15 +120,15 @@ struct export_config {
 #define EXPORT_TEXTFILE_NAME "thermpress.prom"
 
 /*
- * Serve (HTTP) or write (textfile) the metrics of es until *stop becomes nonzero.  The
- * caller has the stop signals caught (their handlers set *stop) and blocked in this
- * thread: they are unblocked only while it waits, so none is lost.  Reports on stderr
- * what it serves; returns 0 when stopped, or 1 after reporting why it cannot go on.
+ * Serve es's metrics over HTTP from libmicrohttpd's own thread until export_http_stop.
+ * where: the address listened on (port 0: the port chosen).  0, or -errno with err.
+ * The thread inherits the caller's signal mask: block the stop signals first.
  */
-int export_http_run(struct export_source *es, const struct export_config *cfg,
-		    volatile int *stop, const sigset_t *wait_mask);
-int export_textfile_run(struct export_source *es, const struct export_config *cfg,
-			volatile int *stop, const sigset_t *wait_mask);
+struct export_http;
+int export_http_start(struct export_source *es, const struct export_config *cfg,
+		      struct export_http **out, char *where, size_t wlen, struct tp_error *err);
+/* Waits for the scrape in progress, then closes every connection and the socket. */
+void export_http_stop(struct export_http *h);
 /* Write the metrics once to DIR/thermpress.prom, atomically. */
 int export_textfile_write(struct export_source *es, const char *dir, struct tp_error *err);
 

@@ -88,8 +88,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 					       : EXPORT_CONTENT_TYPE_TEXT);
 }
 
-/* A listening socket on cfg's address; -1 after reporting. */
-static int listen_on(const struct export_config *cfg, char *where, size_t wlen)
+/* A listening socket on cfg's address, named in where (port 0: the one chosen); -errno. */
+static int listen_on(const struct export_config *cfg, char *where, size_t wlen,
+		     struct tp_error *err)
 {
 	const struct sockaddr *sa = (const struct sockaddr *)&cfg->listen;
 	struct sockaddr_storage bound;
@@ -100,11 +101,11 @@ static int listen_on(const struct export_config *cfg, char *where, size_t wlen)
 	export_format_listen(sa, where, wlen);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(fd, sa, cfg->listen_len) < 0 || listen(fd, 128) < 0) {
-		fprintf(stderr, "thermpress: export: cannot listen on %s: %s\n", where,
-			strerror(errno));
+		int e = errno;
+
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return tp_error_set(err, -e, "cannot listen on %s: %s", where, strerror(e));
 	}
 	/* port 0 chose a free one: say which */
 	if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
@@ -112,16 +113,15 @@ static int listen_on(const struct export_config *cfg, char *where, size_t wlen)
 	return fd;
 }
 
-int export_http_run(struct export_source *es, const struct export_config *cfg,
-		    volatile int *stop, const sigset_t *wait_mask)
+int export_http_start(struct export_source *es, const struct export_config *cfg,
+		      struct export_http **out, char *where, size_t wlen, struct tp_error *err)
 {
-	char where[80];
-	int fd = listen_on(cfg, where, sizeof(where));
+	int fd = listen_on(cfg, where, wlen, err);
 	struct MHD_Daemon *d;
 
 	if (fd < 0)
-		return 1;
-	/* its thread starts with the caller's mask: the stop signals stay with this thread */
+		return fd;
+	/* its thread starts with the caller's mask: the stop signals stay with the caller */
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, es,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
@@ -129,15 +129,16 @@ int export_http_run(struct export_source *es, const struct export_config *cfg,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
 			     MHD_OPTION_END);
 	if (!d) {
-		fprintf(stderr, "thermpress: export: cannot start the HTTP server on %s\n", where);
 		close(fd);
-		return 1;
+		return tp_error_set(err, -EIO, "cannot start the HTTP server on %s", where);
 	}
-	fprintf(stderr, "thermpress: export: serving http://%s/metrics (interrupt to stop)\n",
-		where);
-	while (!*stop)
-		ppoll(NULL, 0, NULL, wait_mask);	/* returns on a signal: no lost wake-up */
-	/* waits for the scrape in progress; closes the connections and the listening socket */
-	MHD_stop_daemon(d);
+	*out = (struct export_http *)d;
 	return 0;
+}
+
+void export_http_stop(struct export_http *h)
+{
+	/* waits for the scrape in progress; closes the connections and the listening socket */
+	if (h)
+		MHD_stop_daemon((struct MHD_Daemon *)h);
 }
