@@ -29,15 +29,12 @@ enum { POS_CPULIST, POS_VALUE };
 enum { OPT_VIA };
 
 static const struct cmd_arg cap_set_pos[] = {
-	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
-			  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
-	[POS_VALUE] = { .name = "VALUE", .kind = &kind_cap_value,
-			.help = "a frequency (1800MHz), a capacity (cap=600) or a percentage (60%)" },
+	[POS_CPULIST] = CMD_POS_CPULIST,
+	[POS_VALUE] = CMD_POS_CAP_VALUE,
 	{ 0 },
 };
 static const struct cmd_arg cap_clear_pos[] = {
-	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
-			  .help = "CPUs: 0-3,6, all, or a frequency domain name" },
+	[POS_CPULIST] = CMD_POS_CPULIST,
 	{ 0 },
 };
 static const struct cmd_arg cap_via_opts[] = {

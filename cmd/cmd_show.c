@@ -296,8 +296,7 @@ out:
 }
 
 static const struct cmd_arg show_cpu_pos[] = {
-	{ .name = "CPULIST", .kind = &kind_cpulist,
-	  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
+	CMD_POS_CPULIST,
 	{ 0 },
 };
 

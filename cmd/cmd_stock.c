@@ -32,10 +32,8 @@ enum { POS_CPULIST, POS_VALUE };
 enum { OPT_FOR, OPT_VIA };
 
 static const struct cmd_arg cap_hold_pos[] = {
-	[POS_CPULIST] = { .name = "CPULIST", .kind = &kind_cpulist,
-			  .help = "CPUs: 0-3,6, all, or a frequency domain name such as big" },
-	[POS_VALUE] = { .name = "VALUE", .kind = &kind_cap_value,
-			.help = "what cap set takes: 1800MHz, cap=600, 60%" },
+	[POS_CPULIST] = CMD_POS_CPULIST,
+	[POS_VALUE] = CMD_POS_CAP_VALUE,
 	{ 0 },
 };
 static const struct cmd_arg cap_hold_opts[] = {

@@ -130,9 +130,14 @@ struct cmd_entry {
 };
 
 /* Options several commands share, spelled once. */
-#define CMD_OPT_HZ { .name = "--hz", .kind = &kind_hz, .value_name = "N", \
-	.values = (const char *const[]){ "100", "250", "1000", NULL }, .flags = ARG_REPEAT, \
+/* the rates the simulator takes complete from the library (tp_sim_hz_rates) */
+#define CMD_OPT_HZ { .name = "--hz", .kind = &kind_hz, .value_name = "N", .flags = ARG_REPEAT, \
 	.help = "the tick rate: 100, 250 or 1000" }
+/* the positional arguments of the cap commands and show cpu */
+#define CMD_POS_CPULIST { .name = "CPULIST", .kind = &kind_cpulist, \
+	.help = "CPUs: 0-3,6, all, or a frequency domain name such as big" }
+#define CMD_POS_CAP_VALUE { .name = "VALUE", .kind = &kind_cap_value, \
+	.help = "a frequency (1800MHz), a capacity (cap=600) or a percentage (60%)" }
 
 /* A word that groups commands ("cap") without being one itself. */
 struct cmd_group {

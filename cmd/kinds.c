@@ -98,7 +98,20 @@ static int parse_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *te
 	out->i = hz;
 	return status;
 }
-const struct cmd_kind kind_hz = { "tick rate", parse_hz, complete_values };
+static void complete_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
+			struct cmd_cands *out)
+{
+	const int *rates;
+	size_t n = tp_sim_hz_rates(&rates);
+	char word[16];
+
+	(void)ctx, (void)a, (void)argc, (void)argv;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(word, sizeof(word), "%d", rates[i]);
+		cands_add(out, word);
+	}
+}
+const struct cmd_kind kind_hz = { "tick rate", parse_hz, complete_hz };
 
 static int parse_cap_value(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 			   union cmd_value *out)
