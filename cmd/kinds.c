@@ -14,6 +14,7 @@
 #include <thermpress/stock.h>
 
 #include "commands.h"
+#include "intparse.h"
 
 static void complete_values(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			    struct cmd_cands *out)
@@ -78,11 +79,7 @@ const struct cmd_kind kind_duration = { "duration", parse_duration, NULL };
 static int parse_int(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 		     union cmd_value *out)
 {
-	char *end;
-
-	errno = 0;
-	out->i = strtoll(text, &end, 10);
-	if (errno || end == text || *end || out->i < a->min || out->i > a->max)
+	if (parse_i64(text, &out->i) < 0 || out->i < a->min || out->i > a->max)
 		return cmd_error(ctx, EXIT_USAGE, "invalid value '%s' for %s (an integer from "
 				 "%" PRId64 " to %" PRId64 ")", text, a->name, a->min, a->max);
 	return 0;
