@@ -168,6 +168,11 @@ int tp_profile_to_trace(const struct tp_profile *profile, const struct tp_snapsh
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* every row's time_ns must stay in the trace's range (0..INT64_MAX) */
+	if (start_ns > (uint64_t)INT64_MAX || tail_ns > (uint64_t)INT64_MAX - start_ns ||
+	    profile->end_ns > (uint64_t)INT64_MAX - start_ns - tail_ns)
+		return tp_error_set(err, -ERANGE, "the profile's last step (%" PRIu64 " s) is later "
+				    "than a trace's times can reach", profile->end_ns / 1000000000u);
 	tp_trace_meta_init(&out->meta);
 	out->meta.hz = topo->hz;
 	out->meta.state_start_ns = out->meta.first_tick_ns = (int64_t)start_ns;

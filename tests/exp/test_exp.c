@@ -347,6 +347,28 @@ static void test_profile_malformed(void **state)
 	tp_source_close(src);
 }
 
+/* A step later than a trace's times can reach (INT64_MAX ns, with the start and tail)
+ * is refused, not wrapped into negative times (found by fuzz_profile). */
+static void test_profile_beyond_trace_range(void **state)
+{
+	struct tp_source *src = open_sim(250);
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
+	struct tp_profile p;
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(read_profile_text(src, "0, big, 60%\n223666666min, big, clear\n", &p,
+					   &err), 0);
+	take(src, &snap);
+	assert_int_equal(tp_profile_to_trace(&p, &snap, 10000000000ull, 1000 * MS, &t, &err),
+			 -ERANGE);
+	assert_non_null(strstr(err.msg, "later than a trace's times can reach"));
+	tp_profile_free(&p);
+	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+
 static void test_profile_sorted_and_replayed(void **state)
 {
 	struct tp_source *src = open_sim(250);
@@ -634,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_parse_backends),
 		cmocka_unit_test(test_profile_malformed),
 		cmocka_unit_test(test_profile_sorted_and_replayed),
+		cmocka_unit_test(test_profile_beyond_trace_range),
 		cmocka_unit_test(test_play_restores),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_csv_roundtrip),
