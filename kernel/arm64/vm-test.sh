@@ -342,13 +342,17 @@ avg_rows() {
 	cp=$(head -1 /tmp/rows | tr ',' '\n' | grep -nx pressure | cut -d: -f1)
 	awk -F, -v c=$cc -v a=$ca -v p=$cp 'NR > 1 && $c == 4 { print $1, $p, $a }' /tmp/rows >"$2"
 }
-# compare_probe ROWS: after the first second of the recording, "SAMPLES LARGEST MEAN" of
-# |AVG - kernel|, and the same more than 100 ms after a cap change
+# compare_probe ROWS [MAX_AGE_NS]: after the first second of the recording, "SAMPLES LARGEST
+# MEAN" of |AVG - kernel|, and the same more than 100 ms after a cap change; with MAX_AGE_NS,
+# only samples taken at most that long after the kernel's last update of the average (an
+# idle CPU's is updated only when another CPU's idle balance gets to it: seen to take
+# 600 ms, during which the kernel's own value is stale; kernel/README.md)
 compare_probe() {
-	awk 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
+	awk -v maxage="${2:-0}" 'FNR == NR { if ($1 ~ /^[0-9]+$/) { kt[n] = $1; kv[n] = $2; n++ } next }
 		{ if (!t0) t0 = $1; while (j < n && kt[j] <= $1) j++
 		  if (j == 0 || $1 - t0 < 1000000000) next
 		  if ($2 != lastp) { since = $1; lastp = $2 }
+		  if (maxage && $1 - kt[j - 1] > maxage) next
 		  d = $3 - kv[j - 1]; if (d < 0) d = -d
 		  all++; sum += d; if (d > max) max = d
 		  if ($1 - since >= 100000000) { st++; ssum += d; if (d > smax) smax = d } }
@@ -367,14 +371,12 @@ echo 0 >$CD4/cur_state
 sleep 1
 EOF2
 	rm -f /tmp/cmp.csv /tmp/kcmp.csv
-	spin_cpu4	# the kernel's average kept current by cpu4's tick (see spin_cpu4)
 	THERMPRESS_NO_BPF=1 thermpress record --interval 20ms -o /tmp/cmp.csv -- sleep 5.5 2>/tmp/rec.err &
 	er=$!
 	thermpress record --interval 20ms -o /tmp/kcmp.csv -- sh /tmp/timeline.sh 2>>/tmp/rec.err
 	krc=$?
 	wait $er
 	erc=$?
-	unspin_cpu4
 	stop_probe
 	eq "record (BPF) and record (THERMPRESS_NO_BPF=1) exit 0" "$krc $erc:$(head -2 /tmp/rec.err | tr '\n' ' ')" "0 0:"
 	avg_rows /tmp/cmp.csv /tmp/est.txt
@@ -395,9 +397,9 @@ EOF2
 	# closely; right after one the kernel's idle-CPU updates lag (kernel/README.md), so
 	# only a loose bound there
 	read -r n_all d_max d_mean n_st s_max s_mean <<EOF2
-$(compare_probe /tmp/est.txt)
+$(compare_probe /tmp/est.txt 50000000)
 EOF2
-	info "estimate vs kernel (BPF), cpu4, after the first second: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
+	info "estimate vs kernel (BPF), cpu4, after the first second, samples within 50 ms of a kernel update: $n_all samples, largest difference $d_max, mean $d_mean; more than 100 ms after a cap change: $n_st samples, largest $s_max, mean $s_mean"
 	if [ "$n_st" -gt 40 ] && awk -v m="$s_mean" 'BEGIN { exit !(m <= 4) }'; then ok "estimate vs kernel, steady: mean difference $s_mean <= 4"
 	else bad "estimate vs kernel, steady: $n_st samples, mean difference $s_mean"; fi
 	if awk -v m="$d_mean" 'BEGIN { exit !(m <= 32) }'; then ok "estimate vs kernel, all: mean difference $d_mean <= 32"
