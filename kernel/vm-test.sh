@@ -87,7 +87,7 @@ for f in version backend decay_ms hz inject stats log_cpu log; do
 done
 eq "version" "$(cat $D/version)" 1
 eq "hz" "$(cat $D/hz)" 250
-eq "default backend" "$(cat $D/backend)" "instant [pelt] decay"
+eq "default backend" "$(cat $D/backend)" "instant [pelt] decay none"
 eq "default decay_ms" "$(cat $D/decay_ms)" 32
 eq "default log_cpu" "$(cat $D/log_cpu)" -1
 # docs/abi.md: the one file that may be empty is log, before any log was started
@@ -133,7 +133,7 @@ else bad "stats read in 5-byte pieces: $(diff /tmp/stats /tmp/stats5 | head -4 |
 
 # ---- backend and decay_ms ------------------------------------------------------
 echo decay >$D/backend
-eq "switch to decay" "$(cat $D/backend)" "instant pelt [decay]"
+eq "switch to decay" "$(cat $D/backend)" "instant pelt [decay] none"
 eq "decay default 250" "$(cat $D/decay_ms)" 250
 echo 125 >$D/decay_ms
 eq "decay 125" "$(cat $D/decay_ms)" 125
@@ -143,7 +143,7 @@ echo 1 >$D/decay_ms
 eq "decay 1" "$(cat $D/decay_ms)" 1
 echo 125 >$D/decay_ms
 echo pelt >$D/backend
-eq "switch to pelt" "$(cat $D/backend)" "instant [pelt] decay"
+eq "switch to pelt" "$(cat $D/backend)" "instant [pelt] decay none"
 for pair in 1:32 32:32 47:32 48:32 49:64 64:64 96:64 97:128 100:128 200:256 3000:2048 20000:16384 24576:16384 24577:32768 32768:32768 33:32; do
 	w=${pair%:*} want=${pair#*:}
 	echo $w >$D/decay_ms
@@ -154,8 +154,11 @@ eq "decay keeps its own period" "$(cat $D/decay_ms)" 125
 echo pelt >$D/backend
 eq "pelt keeps its own period" "$(cat $D/decay_ms)" 32
 echo instant >$D/backend
-eq "switch to instant" "$(cat $D/backend)" "[instant] pelt decay"
+eq "switch to instant" "$(cat $D/backend)" "[instant] pelt decay none"
 eq "instant decay_ms" "$(cat $D/decay_ms)" 0
+echo none >$D/backend
+eq "switch to none" "$(cat $D/backend)" "instant pelt decay [none]"
+eq "none decay_ms" "$(cat $D/decay_ms)" 0
 echo pelt >$D/backend
 
 # ---- reset rules, seen through the log -------------------------------------------
@@ -201,6 +204,9 @@ badw "decay 1e3" decay_ms 1e3
 echo instant >$D/backend
 badw "instant decay 32" decay_ms 32
 badw "instant decay 0" decay_ms 0
+echo none >$D/backend
+badw "none decay 32" decay_ms 32
+badw "none decay 0" decay_ms 0
 echo pelt >$D/backend
 badw "inject no frequency" inject "0-1"
 badw "inject two spaces" inject "0-1  1000"
@@ -267,6 +273,17 @@ sleep 0.4
 a=$(stat_field 1 8)
 if [ "$a" -gt 400 ] && [ "$a" -le 512 ]; then ok "pelt avg builds up ($a after 400 ms at 512)"; else bad "pelt avg after 400 ms at 512: $a"; fi
 echo "1 clear" >$D/inject
+# none: the store keeps the pressure, the scheduler sees none (avg 0, full capacity)
+echo none >$D/backend
+echo "2 $cap" >$D/inject
+sleep 0.5
+eq "none keeps the instantaneous pressure" "$(stat_field 2 7)" $p
+eq "none average stays 0 under a cap" "$(stat_field 2 8)" 0
+c=$(stat_field 2 9)
+if [ "$c" -gt $((1024 - p)) ]; then ok "none: capped cpu2's capacity ignores the cap ($c > $((1024 - p)))"
+else bad "none: capped cpu2's capacity $c, want above $((1024 - p))"; fi
+echo "2 clear" >$D/inject
+echo pelt >$D/backend
 echo "-1" >$D/log_cpu
 eq "log_cpu -1" "$(cat $D/log_cpu)" -1
 n1=$(wc -l <$D/log)
@@ -282,7 +299,7 @@ capseq() {
 		sleep 0.3
 	done
 }
-for s in instant:0 pelt:32 pelt:128 decay:125 decay:500; do
+for s in instant:0 pelt:32 pelt:128 decay:125 decay:500 decay:1 none:0; do
 	b=${s%:*} ms=${s#*:}
 	echo $b >$D/backend
 	[ "$ms" != 0 ] && echo $ms >$D/decay_ms
@@ -349,7 +366,7 @@ if [ -x /usr/bin/thermpress ] && thermpress version >/tmp/tpv 2>&1; then
 	tpc "cap clear all" cap clear all
 	eq "thermpress cap clear reaches the kernel" "$(awk 'NR > 7 { s += $7 } END { print s }' $D/stats)" 0
 	tpc "backend set decay decay 125" backend set decay decay 125
-	eq "thermpress backend set" "$(cat $D/backend):$(cat $D/decay_ms)" "instant pelt [decay]:125"
+	eq "thermpress backend set" "$(cat $D/backend):$(cat $D/decay_ms)" "instant pelt [decay] none:125"
 	tpc "decay set 500" decay set 500
 	eq "thermpress decay set" "$(cat $D/decay_ms)" 500
 	tpc "backend set pelt" backend set pelt

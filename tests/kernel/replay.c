@@ -29,7 +29,7 @@
 
 /* ---- reference: docs/algorithms.md (tests/support/reference_avg.h) --------- */
 
-enum { B_INSTANT, B_PELT, B_DECAY };
+enum { B_INSTANT, B_PELT, B_DECAY, B_NONE };
 
 struct ref {
 	int backend;
@@ -42,6 +42,10 @@ static int ref_reset(struct ref *r, const char *backend, uint64_t decay_ms, uint
 	memset(r, 0, sizeof(*r));
 	if (!strcmp(backend, "instant")) {
 		r->backend = B_INSTANT;
+		return decay_ms == 0 ? 0 : -1;
+	}
+	if (!strcmp(backend, "none")) {	/* the scheduler sees no pressure: 0 */
+		r->backend = B_NONE;
 		return decay_ms == 0 ? 0 : -1;
 	}
 	if (!strcmp(backend, "pelt")) {
@@ -65,6 +69,8 @@ static uint64_t ref_update(struct ref *r, uint64_t now, uint64_t p)
 		return ref_pelt_update(&r->pelt, now, p);
 	case B_DECAY:
 		return ref_decay_update(&r->decay, now, p);
+	case B_NONE:
+		return 0;
 	default:
 		return p;
 	}
