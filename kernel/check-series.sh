@@ -1,7 +1,9 @@
 #!/bin/bash
 # Compile check of every prefix of kernel/patches: after each patch, the objects
 # the series touches must build for i386 (32-bit: the pressure's 64-bit
-# arithmetic) and arm64 (arch_topology, which feeds the store). kernel/run.sh
+# arithmetic) and arm64 (arch_topology, which feeds the store), without a
+# warning, and the patch must pass checkpatch.pl --strict with no error and
+# no warning. kernel/run.sh
 # builds and boots the whole series on x86_64.
 #
 # Needs the source tree kernel/run.sh extracts (run it first, --build-only is
@@ -47,8 +49,8 @@ git_k() { git -C "$1" -c user.name="thermpress developers" \
 	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
 git_k "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
 	die "no kernel source in $src: run kernel/run.sh --build-only first"
-patches=("$pdir"/*.patch)
-[ -f "${patches[0]}" ] || die "no patches in $pdir"
+mapfile -t patches < <(series_patches "$pdir")
+[ "${#patches[@]}" -gt 0 ] || die "no patches in $pdir"
 
 if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 	log "creating the worktree $wt"
@@ -105,9 +107,24 @@ git_k "$wt" clean -q -fdx
 
 failed=0
 n=0
+checked=0
 for p in "${patches[@]}"; do
 	n=$((n + 1))
 	git_k "$wt" am -q "$p" || { git_k "$wt" am --abort || true; die "patch $n does not apply: $p"; }
+	# the kernel's own style checker, as a maintainer runs it: no error, no warning
+	# (Debian's python3 first: its SPDX check needs python3-ply, not a pyenv's python)
+	cp_out=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types \
+		"$p" 2>&1) || true
+	cp_total=$(grep -E '^total: ' <<<"$cp_out" || true)
+	if [[ $cp_total == "total: 0 errors, 0 warnings, "* ]] && ! grep -q Traceback <<<"$cp_out"; then
+		echo "  ok patch $n checkpatch --strict: ${cp_total#total: }"
+	else
+		echo "  FAIL patch $n checkpatch --strict: ${cp_total:-no summary}"
+		grep -E '^(ERROR|WARNING|CHECK):|^#[0-9]+: FILE|Traceback|Error' <<<"$cp_out" | head -12 |
+			sed 's/^/    /'
+		failed=$((failed + 1))
+	fi
+	checked=$((checked + 1))
 	for a in "${arch_list[@]}"; do
 		obj="$bdir/series-obj-$a"
 		mkdir -p "$obj"
@@ -137,6 +154,6 @@ for p in "${patches[@]}"; do
 		fi
 	done
 done
-total=$((n * ${#arch_list[@]}))
+total=$((n * ${#arch_list[@]} + checked))
 echo "$((total - failed)) passed, $failed failed"
 [ $failed = 0 ]

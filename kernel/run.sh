@@ -87,8 +87,8 @@ if ! git_k rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 fi
 
 # ---- 2. patches ------------------------------------------------------------
-patches=("$here"/patches/*.patch)
-[ -f "${patches[0]}" ] || die "no patches in $here/patches"
+mapfile -t patches < <(series_patches "$here/patches")
+[ "${#patches[@]}" -gt 0 ] || die "no patches in $here/patches"
 series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$bdir/series.stamp" 2>/dev/null)" != "$series_sum" ]; then
 	log "applying ${#patches[@]} patches"
@@ -164,20 +164,7 @@ initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
 
 # ---- 6. host-side replay checker --------------------------------------------
-replay="$bdir/tp-replay"
-replay_src="$top/tests/kernel/replay.c"
-with_lib=0
-if [ -f "$tpbuild/core/libthermpress.so" ] && [ -f "$top/core/include/thermpress/thermpress.h" ] &&
-   ls "$tpbuild"/plugins/*.so >/dev/null 2>&1; then
-	with_lib=1
-	gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" -I"$top/tests/support" \
-		-o "$replay" "$replay_src" -L"$tpbuild/core" -lthermpress \
-		-Wl,-rpath,"$tpbuild/core" -lm || die "cannot build $replay_src"
-else
-	gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$replay_src" -lm ||
-		die "cannot build $replay_src"
-	log "no libthermpress/plugins in $tpbuild: the logs are replayed against the reference only"
-fi
+build_replay_checker "$bdir" "$tpbuild"
 
 if [ $build_only = 1 ]; then
 	echo "run.sh: build only: kernel ${kbuild_s}s, $kernel, $bdir/initramfs.cpio.gz"
@@ -203,25 +190,7 @@ console="$bdir/console.log"
 boot "periodic tick" "$console" nohz=off
 
 # ---- 8. bit-exactness replay -------------------------------------------------
-logs="$bdir/logs"
-rm -rf "$logs"
-mkdir -p "$logs"
-awk -v dir="$logs" '
-	/^TPLOG BEGIN / { name = $3; out = dir "/" name ".log"; printf "" > out; next }
-	/^TPLOG END / { close(out); out = ""; next }
-	out != "" { print > out }
-' "$console.txt"
-replay_fail=0
-nlogs=0
-"$replay" --selftest || replay_fail=$((replay_fail + 1))
-for l in "$logs"/*.log; do
-	[ -f "$l" ] || continue
-	nlogs=$((nlogs + 1))
-	if ! "$replay" ${with_lib:+$([ $with_lib = 1 ] && echo --plugins "$tpbuild/plugins")} "$l"; then
-		replay_fail=$((replay_fail + 1))
-	fi
-done
-[ $nlogs -ge 6 ] || { echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
+replay_console_logs "$console.txt" "$bdir/logs" 8
 
 vm_pass=$(( ${vm_pass:-0} + ${nohz_pass:-0} ))
 vm_fail=$(( ${vm_fail:-1} + ${nohz_fail:-1} ))

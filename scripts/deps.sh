@@ -10,6 +10,8 @@ packages=(
   # the patched kernel and its qemu harness (kernel/)
   linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
+  # checkpatch.pl's SPDX check (kernel/check-series.sh)
+  python3-ply python3-git
   # thermpress export (export/): libmicrohttpd, and the real Prometheus, promtool and
   # node_exporter its tests scrape it with (tests/e2e/export*.sh)
   libmicrohttpd-dev prometheus prometheus-node-exporter

@@ -6,6 +6,17 @@ die() { echo "$me: error: $*" >&2; exit 2; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# series_patches DIR: the series' patches in order, one per line, without the cover
+# letter (0000-cover-letter.patch: no diff, git am refuses it)
+series_patches() {
+	local p
+	for p in "$1"/*.patch; do
+		[ -f "$p" ] || continue
+		case "$(basename "$p")" in 0000-*) continue ;; esac
+		echo "$p"
+	done
+}
+
 # resolve_dirs: after the options, tpbuild relative to the top and bdir made and absolute
 resolve_dirs() {
 	case "$tpbuild" in /*) ;; *) tpbuild="$top/$tpbuild" ;; esac
@@ -92,4 +103,50 @@ vm_report() {
 	fi
 	vm_pass=$(echo "$done_line" | sed -n 's/.*pass=\([0-9]*\).*/\1/p')
 	vm_fail=$(echo "$done_line" | sed -n 's/.*fail=\([0-9]*\).*/\1/p')
+}
+
+# build_replay_checker BDIR TPBUILD: the host-side checker tests/kernel/replay.c in
+# BDIR/tp-replay, linked with TPBUILD's libthermpress and plugins when they are there
+# (a native build: it runs on this machine); sets replay and with_lib
+build_replay_checker() {
+	local src="$top/tests/kernel/replay.c"
+	replay="$1/tp-replay"
+	with_lib=0
+	if [ -f "$2/core/libthermpress.so" ] && ls "$2"/plugins/*.so >/dev/null 2>&1; then
+		with_lib=1
+		gcc -O2 -Wall -Wextra -std=gnu11 -DTP_WITH_LIBRARY -I"$top/core/include" \
+			-I"$top/tests/support" -o "$replay" "$src" -L"$2/core" -lthermpress \
+			-Wl,-rpath,"$2/core" -lm || die "cannot build $src"
+	else
+		gcc -O2 -Wall -Wextra -std=gnu11 -I"$top/tests/support" -o "$replay" "$src" -lm ||
+			die "cannot build $src"
+		log "no libthermpress/plugins in $2: the logs are replayed against the reference only"
+	fi
+	replay_plugins="$2/plugins"
+}
+
+# replay_console_logs CONSOLE LOGDIR MIN: the update logs between "TPLOG BEGIN NAME" and
+# "TPLOG END NAME" in CONSOLE, into LOGDIR/NAME.log, each replayed by the checker (and
+# through the plugins when it has them); sets nlogs and replay_fail (fewer than MIN
+# logs is a failure)
+replay_console_logs() {
+	local l
+	rm -rf "$2"
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^TPLOG BEGIN / { name = $3; out = dir "/" name ".log"; printf "" > out; next }
+		/^TPLOG END / { close(out); out = ""; next }
+		out != "" { print > out }
+	' "$1"
+	replay_fail=0
+	nlogs=0
+	"$replay" --selftest || replay_fail=$((replay_fail + 1))
+	for l in "$2"/*.log; do
+		[ -f "$l" ] || continue
+		nlogs=$((nlogs + 1))
+		if [ "$with_lib" = 1 ]; then "$replay" --plugins "$replay_plugins" "$l"
+		else "$replay" "$l"; fi || replay_fail=$((replay_fail + 1))
+	done
+	[ $nlogs -ge "$3" ] ||
+		{ echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
 }
