@@ -6,6 +6,12 @@
 # Everything comes from Debian packages; nothing is compiled but a small test
 # module (tp_test_sensor.c) and the device tree.
 #
+# With --patched the board boots the patch series instead (kernel/patches, built for
+# arm64 with Debian's cross compiler from the source tree kernel/run.sh prepares, and
+# kernel/arm64/config.fragment) and runs kernel/arm64/vm-test-patched.sh: caps through
+# the real cooling device and the governor reach the series' store, and the update logs
+# of one CPU of each cluster are replayed bit for bit on the host.
+#
 # Exit status: 0 all checks passed; 1 a check failed; 2 usage or setup error;
 # 3 the VM timed out or never reported.
 set -euo pipefail
@@ -24,6 +30,17 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     archive's linux-image-arm64 depends on)
   --timeout SEC     kill qemu after SEC seconds (default: 300)
   --build-only      prepare everything, do not boot
+  --patched         boot the patch series instead of Debian's kernel (needs the source
+                    tree of kernel/run.sh: run it first, --build-only is enough)
+  --kernel-dir DIR  with --patched: kernel/run.sh's build dir (default: build-kernel/)
+  --host-build DIR  with --patched: the native meson build whose library and plugins
+                    replay the logs on the host (default: $THERMPRESS_BUILD, else build/)
+  --jobs N          with --patched: make -jN (default: 2)
+  --effect          with --patched: instead of the checks, measure the seeds' effect
+                    (kernel/arm64/vm-effect.sh: thermpress bench of a fixed workload
+                    under every backend while the big cluster heats); the table goes
+                    to BUILD_DIR/effect.txt (timeout default 5400 s)
+  --runs N          with --effect: runs per configuration (default 5)
   -h, --help        show this help
 EOF2
 }
@@ -37,6 +54,12 @@ tpbuild="${THERMPRESS_ARM64_BUILD:-build-arm64}"
 abi=""
 timeout_s=300
 build_only=0
+patched=0
+kdir=build-kernel
+hostbuild="${THERMPRESS_BUILD:-build}"
+jobs=2
+effect=0
+runs=5
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
@@ -44,11 +67,25 @@ while [ $# -gt 0 ]; do
 	--kernel-abi) abi=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--build-only) build_only=1; shift ;;
+	--patched) patched=1; shift ;;
+	--kernel-dir) kdir=$2; shift 2 ;;
+	--host-build) hostbuild=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--effect) effect=1; shift ;;
+	--runs) runs=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+if [ $effect = 1 ]; then
+	[ $patched = 1 ] || die "--effect needs --patched"
+	case "$runs" in ''|*[!0-9]*|0) die "--runs wants a positive integer, not '$runs'" ;; esac
+	[ "$timeout_s" = 300 ] && timeout_s=5400
+fi
+[ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched"
 resolve_dirs
+case "$hostbuild" in /*) ;; *) hostbuild="$top/$hostbuild" ;; esac
+case "$kdir" in /*) ;; *) kdir="$top/$kdir" ;; esac
 t_all=$(now)
 
 for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-gcc aarch64-linux-gnu-readelf depmod \
@@ -60,16 +97,6 @@ dpkg --print-foreign-architectures | grep -qx arm64 ||
 [ -x "$tpbuild/cmd/thermpress" ] || die "no arm64 thermpress in $tpbuild: meson setup --cross-file cross/aarch64-linux-gnu.ini $tpbuild && ninja -C $tpbuild"
 
 # ---- 1. the packages --------------------------------------------------------------
-# The kernel ABI the archive's linux-image-arm64 currently points at.
-if [ -z "$abi" ]; then
-	abi=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
-		sed -n 's/.*Depends: linux-image-\([0-9.]*-[0-9]*\)-arm64\(:arm64\)\?$/\1/p' | head -1)
-	[ -n "$abi" ] || die "cannot find the archive's arm64 kernel (apt-cache depends linux-image-arm64:arm64; apt-get update?)"
-fi
-krel="$abi-arm64"
-kver=$(apt-cache policy "linux-image-$krel-unsigned:arm64" | sed -n 's/^  Candidate: //p')
-[ -n "$kver" ] && [ "$kver" != "(none)" ] || die "no linux-image-$krel-unsigned:arm64 in the archive"
-kbuild_pkg="linux-kbuild-${abi%.0-*}"	# 6.1.0-57 -> linux-kbuild-6.1
 debs="$bdir/debs"
 mkdir -p "$debs"
 debname() { echo "$debs/${1}_$(echo "$2" | sed 's/:/%3a/')_"; }	# PACKAGE VERSION: file prefix
@@ -84,59 +111,26 @@ fetch() {	# PACKAGE:ARCH=VERSION ...: apt-get download what is not there yet
 	(cd "$debs" && apt-get -o APT::Sandbox::User=root download "${need[@]}" >&2) ||
 		die "apt-get download ${need[*]} failed"
 }
-bbver=$(apt-cache policy busybox-static:arm64 | sed -n 's/^  Candidate: //p')
-fetch "linux-image-$krel-unsigned:arm64=$kver" "busybox-static:arm64=$bbver" \
-	"linux-headers-$krel:arm64=$kver" "linux-headers-$abi-common=$kver" "$kbuild_pkg:amd64=$kver"
 deb() { ls "$(debname "$1" "$2")"*.deb | head -1; }
-
-# Extract once per version: the image (kernel and modules, with modules.dep made by
-# the host's depmod), busybox, and the headers with the amd64 kbuild tools.
-stamp="$krel $kver $bbver"
-img="$bdir/img"
-hdr="$bdir/hdr"
-if [ "$(cat "$bdir/extract.stamp" 2>/dev/null)" != "$stamp" ]; then
-	log "extracting linux-image-$krel-unsigned $kver, busybox-static $bbver, headers"
-	rm -rf "$img" "$hdr" "$bdir/bb"
-	dpkg-deb -x "$(deb "linux-image-$krel-unsigned" "$kver")" "$img"
-	depmod -b "$img" "$krel"
+bbver=$(apt-cache policy busybox-static:arm64 | sed -n 's/^  Candidate: //p')
+fetch "busybox-static:arm64=$bbver"
+if [ "$(cat "$bdir/bb.stamp" 2>/dev/null)" != "$bbver" ]; then
+	rm -rf "$bdir/bb"
 	dpkg-deb -x "$(deb busybox-static "$bbver")" "$bdir/bb"
-	for p in "linux-headers-$krel" "linux-headers-$abi-common" "$kbuild_pkg"; do
-		dpkg-deb -x "$(deb "$p" "$kver")" "$hdr"
-	done
-	# the arm64 headers include the common ones by absolute path
-	sed -i "s|^include /usr/src/|include $hdr/usr/src/|" "$hdr/usr/src/linux-headers-$krel/Makefile"
-	echo "$stamp" >"$bdir/extract.stamp"
+	echo "$bbver" >"$bdir/bb.stamp"
 fi
-kernel="$img/boot/vmlinuz-$krel"
-moddir="$img/lib/modules/$krel"
-[ -f "$kernel" ] || die "$kernel is missing"
 busybox="$bdir/bb/bin/busybox"
 [ -x "$busybox" ] || die "$busybox is missing"
 
-# ---- 2. the test sensor module ------------------------------------------------------
-mod="$bdir/module"
-mkdir -p "$mod"
-cp "$here/tp_test_sensor.c" "$here/Kbuild" "$mod/"
-if ! make -s -C "$hdr/usr/src/linux-headers-$krel" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	M="$mod" modules >"$bdir/module.log" 2>&1; then
-	cat "$bdir/module.log" >&2
-	die "the test sensor module does not build against linux-headers-$krel"
-fi
-
-# ---- 2b. the BPF probe of the kernel's averaged pressure (optional) ----------------------
-# Needs clang, libbpf-dev (BPF headers) and libbpf-dev:arm64; without them the VM skips it.
-probe="$bdir/bpf"
+# Each kernel gives: kernel (the image to boot), mod_files (modules to load, in
+# order), vm_script, kernel_label, and extra initramfs contents (extra_initramfs).
+mod_files=()
+libdirs_extra=()
 with_bpf=0
-if command -v clang >/dev/null && [ -f /usr/include/bpf/bpf_helpers.h ] &&
-	[ -e /usr/lib/aarch64-linux-gnu/libbpf.so ]; then
-	mkdir -p "$probe"
-	clang -O2 -g -target bpf -I/usr/include/aarch64-linux-gnu -c "$here/bpf/pelt_thermal.bpf.c" \
-		-o "$probe/pelt_thermal.bpf.o" || die "cannot build kernel/arm64/bpf/pelt_thermal.bpf.c"
-	aarch64-linux-gnu-gcc -O2 -Wall -Wextra -o "$probe/tp-avg-probe" "$here/bpf/avg_probe.c" -lbpf ||
-		die "cannot build kernel/arm64/bpf/avg_probe.c"
-	with_bpf=1
+if [ $patched = 1 ]; then
+	. "$here/patched-kernel.sh"
 else
-	log "no clang, libbpf-dev or libbpf-dev:arm64: the VM skips the BPF comparison"
+	. "$here/stock-kernel.sh"
 fi
 
 # ---- 3. the device tree -------------------------------------------------------------
@@ -152,30 +146,20 @@ t_initrd=$(now)
 root="$bdir/initramfs"
 initramfs_skeleton "$root" "$busybox"
 mkdir -p "$root/lib/modules" "$root/lib/aarch64-linux-gnu" "$root/usr/lib/thermpress/plugins"
-cp "$here/vm-test.sh" "$root/vm-test.sh"
-# modules: cpufreq-dt and what modules.dep says it needs, in load order
+cp "$here/$vm_script" "$root/$vm_script"
 mods=()
-for m in cpufreq-dt; do
-	line=$(grep -E "(^|/)$m\.ko(\.xz)?:" "$moddir/modules.dep") || die "$m is not in modules.dep"
-	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
-		cp "$moddir/$dep" "$root/lib/modules/"
-		mods+=("$(basename "$dep")")
-	done
+for m in "${mod_files[@]}"; do
+	cp "$m" "$root/lib/modules/"
+	mods+=("$(basename "$m")")
 done
-cp "$mod/tp_test_sensor.ko" "$root/lib/modules/"
-mods+=(tp_test_sensor.ko)
 
 # thermpress, its plugins, and every shared library they need (DT_NEEDED, recursively)
 cp "$tpbuild/cmd/thermpress" "$root/usr/bin/thermpress"
 cp "$tpbuild"/plugins/*.so "$root/usr/lib/thermpress/plugins/"
 libdirs=(/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/local/lib/aarch64-linux-gnu
-	"$tpbuild/core")
+	"$tpbuild/core" "${libdirs_extra[@]}")
 queue=("$root/usr/bin/thermpress" "$root"/usr/lib/thermpress/plugins/*.so)
-if [ $with_bpf = 1 ]; then
-	cp "$probe/tp-avg-probe" "$root/usr/bin/"
-	cp "$probe/pelt_thermal.bpf.o" "$root/usr/lib/"
-	queue+=("$root/usr/bin/tp-avg-probe")
-fi
+while read -r f; do queue+=("$f"); done < <(extra_initramfs "$root")
 declare -A seen=()
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}
@@ -191,26 +175,34 @@ while [ ${#queue[@]} -gt 0 ]; do
 	done
 done
 cp -L /lib/ld-linux-aarch64.so.1 "$root/lib/"
-# as on an installed Debian system: the kernel config (thermpress reads HZ from it)
-mkdir -p "$root/boot" "$root/run"
-cp "$img/boot/config-$krel" "$root/boot/"
 
-initramfs_init "$root" vm-test.sh "TP_MODULES=${mods[*]}" "TP_KERNEL=$krel $kver"
+initramfs_init "$root" "$vm_script" "TP_MODULES=${mods[*]}" "TP_KERNEL=$kernel_label" \
+	"TP_EFFECT_RUNS=$runs"
 initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
 prep_s=$(elapsed "$t_all")
 if [ $build_only = 1 ]; then
-	echo "$me: build only: linux-image-$krel-unsigned $kver, $bdir/board.dtb, $bdir/initramfs.cpio.gz (${prep_s}s)"
+	echo "$me: build only: $kernel_label, $bdir/board.dtb, $bdir/initramfs.cpio.gz (${prep_s}s)"
 	exit 0
 fi
 
 # ---- 5. boot ---------------------------------------------------------------------------
 console="$bdir/console.log"
-log "booting $krel $kver (-smp 8, TCG, timeout ${timeout_s}s); console in $console"
+log "booting $kernel_label (-smp 8, TCG, timeout ${timeout_s}s); console in $console"
 run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" -dtb "$bdir/board.dtb" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4"
-vm_report "kernel/arm64/run.sh results: linux-image-$krel-unsigned $kver"
+vm_report "kernel/arm64/run.sh results: $kernel_label"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
-echo "${vm_pass:-0} passed, ${vm_fail:-1} failed"
-[ "${vm_fail:-1}" = 0 ]
+total_pass=${vm_pass:-0} total_fail=${vm_fail:-1}
+if [ $effect = 1 ]; then	# the table, as bench printed it
+	sed -n '/^TPEFFECT BEGIN table/,/^TPEFFECT END table/p' "$console.txt" | sed '1d;$d' >"$bdir/effect.txt"
+	echo "== the effect table ($runs runs per configuration; $bdir/effect.txt) =="
+	cat "$bdir/effect.txt"
+elif [ $patched = 1 ]; then	# the update logs, replayed on the host
+	replay_console_logs "$console.txt" "$bdir/logs" "$min_logs"
+	echo "== replayed logs: $nlogs, $replay_fail failed$([ "$with_lib" = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
+	total_pass=$((total_pass + nlogs - replay_fail)) total_fail=$((total_fail + replay_fail))
+fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

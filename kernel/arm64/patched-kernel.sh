@@ -1,0 +1,78 @@
+# Sourced by kernel/arm64/run.sh --patched: the patch series built for arm64 from the
+# source tree kernel/run.sh prepared (Debian's linux-source-6.1 with kernel/patches
+# applied), tinyconfig plus kernel/arm64/config.fragment (cpufreq-dt and the thermal
+# framework built in), the test sensor module built against it, and the host-side
+# replay checker.  Sets kernel, mod_files, vm_script, kernel_label, min_logs and
+# defines extra_initramfs().
+
+src="$kdir/linux-source-6.1"
+git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+	die "no kernel source in $src: run kernel/run.sh --build-only first"
+mapfile -t patches < <(series_patches "$top/kernel/patches")
+series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+[ "$(cat "$kdir/series.stamp" 2>/dev/null)" = "$series_sum" ] ||
+	die "$src does not carry the current kernel/patches: run kernel/run.sh --build-only first"
+
+# ---- 1b. configure and build --------------------------------------------------------------
+obj="$bdir/obj"
+frag="$here/config.fragment"
+margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
+	log "configuring: arm64 tinyconfig + kernel/arm64/config.fragment"
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" "${margs[@]}" tinyconfig >/dev/null
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
+	make -s -C "$src" O="$obj" "${margs[@]}" olddefconfig
+	missing=0
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qx "$line" "$obj/.config" || { log "config: $line did not stick"; missing=1; }
+	done <"$frag"
+	[ $missing = 0 ] || die "kernel/arm64/config.fragment does not apply"
+	echo "$cfg_sum" >"$bdir/config.stamp"
+fi
+t_build=$(now)
+log "building the series for arm64 (Image and modules, -j$jobs)"
+if ! make -s -C "$src" O="$obj" "${margs[@]}" -j"$jobs" Image modules >"$bdir/make.log" 2>&1; then
+	tail -40 "$bdir/make.log" >&2
+	die "the arm64 kernel build failed (see $bdir/make.log)"
+fi
+kbuild_s=$(elapsed "$t_build")
+log "arm64 kernel built in ${kbuild_s}s"
+kernel="$obj/arch/arm64/boot/Image"
+kernel_label="the series on Linux $(make -s -C "$src" kernelversion) (arm64, built here)"
+vm_script=vm-test-patched.sh
+
+# ---- 2. the test sensor module, against this kernel ---------------------------------------
+mod="$bdir/module"
+mkdir -p "$mod"
+cp "$here/tp_test_sensor.c" "$here/Kbuild" "$mod/"
+if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.log" 2>&1; then
+	cat "$bdir/module.log" >&2
+	die "the test sensor module does not build against the series"
+fi
+mod_files+=("$mod/tp_test_sensor.ko")
+
+# ---- 2b. the host-side replay checker (tests/kernel/replay.c) -------------------------------
+build_replay_checker "$bdir" "$hostbuild"
+min_logs=10	# kernel/arm64/vm-test-patched.sh writes one per backend setting and cluster
+
+# ---- 2c. with --effect: hackbench (Debian's arm64 rt-tests) and its libnuma --------------
+if [ $effect = 1 ]; then
+	vm_script=vm-effect.sh
+	rtver=$(apt-cache policy rt-tests:arm64 | sed -n 's/^  Candidate: //p')
+	numaver=$(apt-cache policy libnuma1:arm64 | sed -n 's/^  Candidate: //p')
+	fetch "rt-tests:arm64=$rtver" "libnuma1:arm64=$numaver"
+	rm -rf "$bdir/rt"
+	dpkg-deb -x "$(deb rt-tests "$rtver")" "$bdir/rt"
+	dpkg-deb -x "$(deb libnuma1 "$numaver")" "$bdir/rt"
+	libdirs_extra=("$bdir/rt/usr/lib/aarch64-linux-gnu" "$bdir/rt/lib/aarch64-linux-gnu")
+fi
+
+# extra_initramfs ROOT: hackbench for the effect run
+extra_initramfs() {
+	[ $effect = 1 ] || return 0
+	cp "$bdir/rt/usr/bin/hackbench" "$1/usr/bin/"
+	echo "$1/usr/bin/hackbench"
+}

@@ -1,0 +1,204 @@
+#!/bin/sh
+# In-VM checks on the arm64 board of kernel/arm64/run.sh --patched, run by /init
+# under busybox sh: the patch series on the same big.LITTLE board as the stock run
+# (cpufreq-dt, a cooling device per cluster, the thermal zone big-thermal on the test
+# sensor), with caps arriving through the real cooling device, the governor and
+# inject.  Protocol: kernel/lib/vm-checks.sh, plus the update logs between
+# "TPLOG BEGIN NAME" and "TPLOG END NAME" that run.sh replays on the host.
+. /vm-checks.sh
+C=/sys/devices/system/cpu
+P0=$C/cpufreq/policy0
+P4=$C/cpufreq/policy4
+TH=/sys/class/thermal
+TR=/sys/kernel/tracing
+D=/sys/kernel/debug/sched/thermal_pressure
+TEMP=/sys/module/tp_test_sensor/parameters/temp
+info "kernel $(uname -r) ($TP_KERNEL)"
+for m in $TP_MODULES; do
+	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
+done
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (every 50 ms)
+wait_for() {
+	n=$(($1 * 20))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
+file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+cdev_of() {	# the cooling device of a policy, by type (cpufreq-cpuN)
+	for d in $TH/cooling_device*; do
+		[ "$(cat $d/type)" = "cpufreq-cpu$1" ] && { echo $d; return; }
+	done
+}
+# stat_field CPU COLUMN(1-based) from stats: cpu online domain max_capacity max_freq
+# capped_freq pressure avg_pressure capacity
+stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
+stat_cols() {	# COLUMN CPU...: that column of each CPU, on one line
+	col=$1
+	shift
+	for c in "$@"; do printf '%s ' "$(stat_field $c $col)"; done
+}
+# mult_frac as the kernel: max_cap - max_cap * capped / max
+pressure_of() { echo $(($1 - $1 * $2 / $3)); }
+spin() { taskset -c $1 sh -c 'while :; do :; done' & }
+
+[ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
+CD0=$(cdev_of 0)
+CD4=$(cdev_of 4)
+ZONE=""
+for z in $TH/thermal_zone*; do [ "$(cat $z/type)" = big-thermal ] && ZONE=$z; done
+
+# ---- the board, as the series sees it -----------------------------------------------------
+eq "8 cpus online" "$(cat $C/online)" 0-7
+eq "cpufreq-dt built in: two policies" "$(ls -d $C/cpufreq/policy* | wc -l)" 2
+eq "capacities (little 462, big 1024)" "$(cat $C/cpu[0-7]/cpu_capacity | tr '\n' ' ')" "462 462 462 462 1024 1024 1024 1024 "
+if [ -n "$CD0" ] && [ -n "$CD4" ]; then ok "cooling devices cpufreq-cpu0 and cpufreq-cpu4"
+else bad "cooling devices: $(cat $TH/cooling_device*/type | tr '\n' ' ')"; CD0=/nonexistent CD4=/nonexistent; fi
+if [ -n "$ZONE" ]; then ok "thermal zone big-thermal"; else bad "no thermal zone big-thermal"; ZONE=/nonexistent; fi
+eq "backends" "$(cat $D/backend)" "instant [pelt] decay none"
+eq "hz" "$(cat $D/hz)" 250
+eq "stats: max_capacity per cpu" "$(stat_cols 4 0 1 2 3 4 5 6 7)" "462 462 462 462 1024 1024 1024 1024 "
+eq "stats: max_freq per cpu (the policies' cpuinfo_max_freq)" "$(stat_cols 5 0 3 4 7)" "1844000 1844000 2362000 2362000 "
+eq "stats: one frequency domain per cluster" "$(stat_cols 3 0 1 2 3 4 5 6 7)" "0 0 0 0 4 4 4 4 "
+eq "stats: nothing capped at boot" "$(stat_cols 7 0 1 2 3 4 5 6 7)" "0 0 0 0 0 0 0 0 "
+
+# ---- caps through the real cooling device (cur_state) ---------------------------------------
+EV=$TR/events/thermal_pressure/thermal_pressure_update
+if [ -d $EV ] && echo 1 >$EV/enable; then ok "thermal_pressure_update event enabled"
+else bad "cannot enable $EV"; fi
+kpressure() {	# the value of the last thermal_pressure_update of CPU in the trace (none: -)
+	v=$(grep " cpu=$1 thermal_pressure=" $TR/trace | tail -1 | sed 's/.*thermal_pressure=//')
+	echo "${v:--}"
+}
+echo instant >$D/backend
+for st in 1 2 3 4; do
+	echo >$TR/trace
+	echo $st >$CD4/cur_state
+	f=$(cat $P4/scaling_max_freq)
+	p=$(pressure_of 1024 $f 2362000)
+	eq "big cur_state $st: capped_freq of cpus 4-7 = scaling_max_freq" "$(stat_cols 6 4 5 6 7)" "$f $f $f $f "
+	eq "big cur_state $st ($f kHz): pressure of cpus 4-7" "$(stat_cols 7 4 5 6 7)" "$p $p $p $p "
+	eq "big cur_state $st: instant average at once" "$(stat_field 6 8)" $p
+	eq "big cur_state $st: the trace event still fires (cpu4)" "$(kpressure 4)" $p
+	eq "big cur_state $st: little cluster untouched" "$(stat_cols 7 0 1 2 3)" "0 0 0 0 "
+done
+echo 0 >$CD4/cur_state
+eq "big cur_state 0: pressure cleared" "$(stat_cols 7 4 5 6 7)" "0 0 0 0 "
+echo 2 >$CD0/cur_state
+f=$(cat $P0/scaling_max_freq)
+p=$(pressure_of 462 $f 1844000)
+eq "little cur_state 2 ($f kHz): pressure of cpus 0-3 (capacity 462)" "$(stat_cols 7 0 1 2 3)" "$p $p $p $p "
+eq "little cur_state 2: big cluster untouched" "$(stat_cols 7 4 5 6 7)" "0 0 0 0 "
+echo 0 >$CD0/cur_state
+eq "little cur_state 0: pressure cleared" "$(stat_cols 7 0 1 2 3)" "0 0 0 0 "
+
+# inject still works beside the cooling device, per CPU
+echo "5 903000" >$D/inject
+eq "inject cpu5 903000" "$(stat_field 5 7)" "$(pressure_of 1024 903000 2362000)"
+echo "5 clear" >$D/inject
+eq "inject clear cpu5" "$(stat_field 5 7)" 0
+
+# ---- the governor: temperature -> step_wise -> cooling device -> the store ------------------
+echo pelt >$D/backend
+spin 4
+s4=$!
+echo 70000 >$TEMP
+if wait_for 5 file_is $CD4/cur_state 1; then ok "70 C: step_wise puts the big cooling device in state 1"
+else bad "70 C: big cooling state $(cat $CD4/cur_state), want 1"; fi
+p1=$(pressure_of 1024 2112000 2362000)
+eq "70 C: the store's pressure of the big cluster" "$(stat_cols 7 4 5 6 7)" "$p1 $p1 $p1 $p1 "
+sleep 0.6
+a=$(stat_field 4 8)
+if [ "$a" -gt $((p1 / 2)) ] && [ "$a" -le $p1 ]; then ok "70 C: busy cpu4's pelt average builds up ($a of $p1)"
+else bad "70 C: busy cpu4's pelt average $a after 0.6 s at $p1"; fi
+# cool down: 6.1's step_wise lowers the state by one per update only while the
+# temperature falls, so the sensor cools in 0.1 C steps until the governor lets go
+t=40000
+echo $t >$TEMP
+while [ $t -gt 39000 ] && ! file_is $CD4/cur_state 0; do
+	t=$((t - 100))
+	echo $t >$TEMP
+	sleep 0.1
+done
+eq "cooled: the governor lifts the cap" "$(cat $CD4/cur_state)" 0
+eq "cooled: the store's pressure is 0 again" "$(stat_cols 7 4 5 6 7)" "0 0 0 0 "
+kill $s4
+wait 2>/dev/null
+
+# ---- none: the store keeps the cap, the scheduler sees nothing -------------------------------
+echo none >$D/backend
+spin 4
+s4=$!
+echo 4 >$CD4/cur_state
+sleep 0.5
+p4=$(pressure_of 1024 903000 2362000)
+eq "none: the store keeps cpu4's pressure" "$(stat_field 4 7)" $p4
+eq "none: cpu4's average stays 0" "$(stat_field 4 8)" 0
+c=$(stat_field 4 9)
+if [ "$c" -gt $((1024 - p4)) ]; then ok "none: busy capped cpu4's capacity ignores the cap ($c)"
+else bad "none: capped cpu4's capacity $c, want above $((1024 - p4))"; fi
+echo instant >$D/backend
+sleep 0.5
+c=$(stat_field 4 9)
+if [ "$c" -le $((1024 - p4)) ]; then ok "instant: the same cap lowers cpu4's capacity ($c)"
+else bad "instant: capped cpu4's capacity $c, want at most $((1024 - p4))"; fi
+echo 0 >$CD4/cur_state
+kill $s4
+wait 2>/dev/null
+
+# ---- thermpress on the patched kernel -----------------------------------------------------
+if thermpress show --json >/tmp/tpo 2>/tmp/tpe; then ok "thermpress show --json"
+else bad "thermpress show --json: $(head -2 /tmp/tpe | tr '\n' ' ')"; fi
+n=$(grep -c '"max_capacity": 462' /tmp/tpo)
+m=$(grep -c '"max_capacity": 1024' /tmp/tpo)
+eq "thermpress: 4 cpus of capacity 462 and 4 of 1024" "$n $m" "4 4"
+if thermpress cap set 4-7 60% >/tmp/tpo 2>/tmp/tpe; then ok "thermpress cap set 4-7 60%"
+else bad "thermpress cap set 4-7 60%: $(head -2 /tmp/tpe | tr '\n' ' ')"; fi
+f60=$((2362000 * 60 / 100))
+eq "thermpress cap set: the store's capped_freq of cpus 4-7" "$(stat_cols 6 4 5 6 7)" "$f60 $f60 $f60 $f60 "
+thermpress cap clear all >/dev/null 2>&1
+eq "thermpress cap clear all" "$(stat_cols 7 0 1 2 3 4 5 6 7)" "0 0 0 0 0 0 0 0 "
+
+# ---- update logs, one CPU of each cluster, caps through the cooling device -------------------
+# cpu0 stays idle (NO_HZ: its tick stops, its average is updated with its blocked
+# averages), cpu4 runs a busy loop (it ticks).  decay 1 ms skips windows at every tick.
+capseq() {	# COOLING_DEVICE: six cap changes through cur_state
+	for st in 2 4 0 1 3 0; do
+		echo $st >$1/cur_state
+		sleep 0.3
+	done
+}
+spin 4
+s4=$!
+for s in instant:0 pelt:32 decay:1 decay:250 none:0; do
+	b=${s%:*} ms=${s#*:}
+	echo $b >$D/backend
+	[ "$ms" != 0 ] && echo $ms >$D/decay_ms
+	for cpu in 0 4; do
+		if [ $cpu = 0 ]; then cd=$CD0; min=3; else cd=$CD4; min=100; fi
+		echo $cpu >$D/log_cpu
+		capseq $cd
+		echo "-1" >$D/log_cpu
+		n=$(grep -c '^update' $D/log)
+		if [ "$n" -ge $min ]; then ok "log $b $ms cpu$cpu has $n updates"
+		else bad "log $b $ms cpu$cpu has $n updates, want at least $min"; fi
+		if [ $cpu = 0 ]; then	# NO_HZ: the idle cpu's updates have gaps of many ticks
+			g=$(awk '$1 == "update" { if (p) { d = $2 - p; if (d > m) m = d } p = $2 }
+				END { printf "%d", m / 1000000 }' $D/log)
+			if [ "$g" -ge 40 ]; then ok "log $b $ms cpu0 spans NO_HZ idle periods (longest gap $g ms)"
+			else bad "log $b $ms cpu0: longest gap between updates $g ms, no idle period"; fi
+		fi
+		echo "TPLOG BEGIN $b-$ms-cpu$cpu"
+		cat $D/log
+		echo "TPLOG END $b-$ms-cpu$cpu"
+	done
+done
+kill $s4
+wait 2>/dev/null
+echo pelt >$D/backend
+done_checks
