@@ -1,0 +1,97 @@
+#!/bin/sh
+# In-VM run of kernel/arm64/run.sh --effect: the seeds' effect on the arm64 board with
+# the patch series.  A fixed workload (ten busy tasks and hackbench) runs under each
+# averaging backend while a thermal model heats the big cluster through the thermal
+# zone big-thermal; thermpress bench switches the backend, times each run, and measures
+# where the work ran (share of CPU time on the big cluster) and the migrations.
+#
+# The heat model (heat_loop, every 100 ms, integers, milli-degrees): the big cluster's
+# power is its utilisation times (f / f_max)^3 (dynamic power at a voltage that scales
+# with frequency), the temperature it tends to is 40 C plus 60 C at full power, with a
+# time constant of 1.5 s.  Uncapped and fully busy the cluster would settle at 100 C,
+# so the governor (step_wise, passive trip 65 C) caps it; how much depends on how much
+# work the scheduler keeps on the big CPUs, which is what the backends change.
+# Each run starts cold: the workload wrapper resets the model and the cooling state.
+. /vm-checks.sh
+C=/sys/devices/system/cpu
+P4=$C/cpufreq/policy4
+TH=/sys/class/thermal
+D=/sys/kernel/debug/sched/thermal_pressure
+TEMP=/sys/module/tp_test_sensor/parameters/temp
+RUNS=${TP_EFFECT_RUNS:-5}
+info "kernel $(uname -r) ($TP_KERNEL)"
+for m in $TP_MODULES; do
+	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
+done
+CD4=""
+for d in $TH/cooling_device*; do [ "$(cat $d/type)" = cpufreq-cpu4 ] && CD4=$d; done
+[ -n "$CD4" ] && [ -d $D ] && [ -w $TEMP ] || { bad "board: cooling device, interface or sensor missing"; done_checks; exit 1; }
+ok "board: big cooling device $CD4, interface, sensor"
+FMAX=$(cat $P4/cpuinfo_max_freq)
+
+cat >/heat-loop.sh <<'EOF'
+# the thermal model of the big cluster (see vm-effect.sh); state in /tmp/heat.*
+t=40000 last=""
+while :; do
+	[ -f /tmp/heat.reset ] && { t=40000; last=""; rm -f /tmp/heat.reset; }
+	now=$(awk '$1 ~ /^cpu[4-7]$/ { b += $2 + $3 + $4 + $7 + $8 + $9; a += $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }
+		END { print b, a }' /proc/stat)
+	f=$(cat $P4/scaling_cur_freq)
+	if [ -n "$last" ]; then
+		set -- $now $last
+		db=$(($1 - $3)) da=$(($2 - $4))
+		[ $da -gt 0 ] || da=1
+		u=$((db * 1000 / da))
+		r=$((f * 1000 / FMAX))
+		p=$((u * r / 1000 * r / 1000 * r / 1000))
+		target=$((40000 + p * 60))
+		t=$((t + (target - t) / 15))
+		echo $t >$TEMP
+		echo "$t $u $f" >>/tmp/heat.trace
+	fi
+	last=$now
+	sleep 0.1
+done
+EOF
+cat >/effect-work.sh <<'EOF'
+# one run of the workload, from a cold big cluster: ten busy tasks and hackbench
+touch /tmp/heat.reset
+echo 40000 >$TEMP
+echo 0 >$CD4/cur_state
+i=0
+while [ $i -lt 10 ]; do
+	sh -c 'n=0; while [ $n -lt 30000 ]; do n=$((n + 1)); done' &
+	i=$((i + 1))
+done
+hackbench -g 2 -f 10 -l 50 >/dev/null || exit 1
+wait
+EOF
+export P4 FMAX TEMP CD4
+taskset -c 0 sh /heat-loop.sh &
+heat=$!
+sleep 1
+if [ -s /tmp/heat.trace ]; then ok "heat model running"; else bad "heat model: no trace"; fi
+
+# a calibration run under none: the model must heat the big cluster past its trip
+echo none >$D/backend
+: >/tmp/heat.trace
+t0=$(cut -d' ' -f1 /proc/uptime)
+sh /effect-work.sh
+t1=$(cut -d' ' -f1 /proc/uptime)
+maxt=$(awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }' /tmp/heat.trace)
+info "calibration run (none): $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.1f", b - a }') s, hottest $maxt m°C"
+if [ "$maxt" -gt 65000 ]; then ok "the workload heats the big cluster past its 65 C trip ($maxt)"
+else bad "the workload heats the big cluster only to $maxt m°C"; fi
+
+echo "TPEFFECT BEGIN table"
+thermpress bench --runs $RUNS --backends none,instant,pelt:32,decay --decay 125,250,500 \
+	-- sh /effect-work.sh 2>/tmp/bench.err
+rc=$?
+echo "TPEFFECT END table"
+eq "thermpress bench (table) exit status" $rc 0
+[ $rc = 0 ] || info "bench: $(tail -2 /tmp/bench.err | tr '\n' ' ')"
+cat /tmp/bench.err
+kill $heat
+wait 2>/dev/null
+eq "bench put the backend back" "$(cat $D/backend)" "instant [pelt] decay none"
+done_checks
