@@ -285,7 +285,7 @@ static int parse_positional(struct parse_state *st, char *w)
 			const struct cmd_entry *saved = st->ctx->usage_of;
 			int status;
 
-			cmd_unknown_message(msg, sizeof(msg), st->e->path, w);
+			cmd_unknown_message(msg, sizeof(msg), st->ctx->mode, st->e->path, w);
 			st->ctx->usage_of = NULL;	/* the resolver's message, as for "cap frob" */
 			status = cmd_error(st->ctx, EXIT_USAGE, "%s", msg);
 			st->ctx->usage_of = saved;

@@ -51,7 +51,8 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 	out_printf(ctx, "commands:\n");
 	for (size_t i = 0; cmd_table[i]; i++) {
 		const struct cmd_entry *e = cmd_table[i];
-		if (e->flags & CMD_HIDDEN)
+		/* the shell lists only what it runs */
+		if (!cmd_offered(e, ctx->mode == MODE_SHELL ? MODE_SHELL : MODE_ONESHOT))
 			continue;
 		synopsis(e, syn, sizeof(syn));
 		if (strlen(syn) > 30) {
@@ -64,7 +65,8 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 	if (ctx->mode == MODE_SHELL) {
 		out_printf(ctx, "  %-30s  %s\n", "quit, exit", "leave the shell");
 		out_printf(ctx, "  %-30s  %s\n", "history", "show the commands entered");
-		out_printf(ctx, "\n? lists what may come next, TAB completes, | include WORD filters.\n");
+		out_printf(ctx, "\n? lists what may come next, TAB completes; COMMAND | include "
+			   "PATTERN (or exclude, begin, count) filters its output.\n");
 		return;
 	}
 	if (brief)
@@ -92,7 +94,8 @@ static bool help_group(struct cmd_ctx *ctx, const char *path)
 	for (size_t i = 0; cmd_table[i]; i++) {
 		const struct cmd_entry *e = cmd_table[i];
 
-		if ((e->flags & CMD_HIDDEN) || strncmp(e->path, path, pl) || e->path[pl] != ' ')
+		if (!cmd_offered(e, ctx->mode == MODE_SHELL ? MODE_SHELL : MODE_ONESHOT) ||
+		    strncmp(e->path, path, pl) || e->path[pl] != ' ')
 			continue;
 		synopsis(e, syn, sizeof(syn));
 		out_printf(ctx, "%s%s\n", ctx->mode == MODE_SHELL ? "" : "thermpress ", syn);
@@ -145,15 +148,16 @@ static int exec_help(struct cmd_ctx *ctx, const struct cmd_args *args)
 		print_usage(ctx, false);
 		return 0;
 	}
-	if (cmd_resolve(args->nwords, args->words, &m, msg, sizeof(msg))) {
+	if (cmd_resolve(ctx->mode, args->nwords, args->words, &m, msg, sizeof(msg))) {
 		/* A group ("help cap"): list its commands. */
 		if (m.consumed == args->nwords && *m.path && help_group(ctx, m.path))
 			return 0;
 		return cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	}
-	if (m.consumed < args->nwords)
-		return cmd_error(ctx, EXIT_USAGE, "unknown command '%s %s' (see 'thermpress help')",
-				 m.path, args->words[m.consumed]);
+	if (m.consumed < args->nwords) {
+		cmd_unknown_message(msg, sizeof(msg), ctx->mode, m.path, args->words[m.consumed]);
+		return cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	}
 	print_command_help(ctx, m.entry);
 	return 0;
 }
