@@ -475,9 +475,9 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 			continue;
 		if (words && partial[0] != '-' && a != &opt_json)
 			continue;
-		cands_add(out, a->short_name ? a->short_name : a->name);
+		cands_add_desc(out, a->short_name ? a->short_name : a->name, a->help);
 		if (a->no_name)
-			cands_add(out, a->no_name);
+			cands_add_desc(out, a->no_name, a->help);
 	}
 }
 

@@ -302,13 +302,24 @@ int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
 		complete_inline_value(ctx, partial, &out);
 	else if (i == argc && partial[0] == '-')
 		for (size_t k = 0; global_options[k].name; k++)
-			cands_add(&out, global_options[k].name);
+			cands_add_desc(&out, global_options[k].name, global_options[k].help);
 	else if (i >= 0)
 		complete_command_line(ctx, argc - i, argv + i, partial, &out);
-	/* directives (":files") are for the shell script, whatever the partial word */
-	for (size_t k = 0; k < out.n; k++)
-		if (out.v[k][0] == ':' || !strncmp(out.v[k], partial, strlen(partial)))
-			out_printf(ctx, "%s\n", out.v[k]);
+	/* directives (":files") are for the shell script, whatever the partial word; a
+	 * description follows a tab (zsh and fish show it, bash drops it) */
+	for (size_t k = 0; k < out.n; k++) {
+		const char *d = out.desc[k];
+
+		if (out.v[k][0] != ':' && strncmp(out.v[k], partial, strlen(partial)))
+			continue;
+		out_printf(ctx, "%s", out.v[k]);
+		if (d) {	/* its first sentence */
+			const char *end = strstr(d, ". ");
+			putchar('\t');
+			out_printf(ctx, "%.*s", end ? (int)(end - d) : (int)strlen(d), d);
+		}
+		putchar('\n');
+	}
 	cands_free(&out);
 	return 0;
 }
@@ -392,7 +403,9 @@ const struct cmd_entry cmd_complete_entry = {
 		{ 0 },
 	},
 	.summary = "print completion candidates for the last word",
-	.help = "Used by the bash and zsh completions.",
+	.help = "Used by the bash, zsh and fish completions: one candidate a line, its "
+		"description after a tab; :files, :dirs and :commands ask the shell for file "
+		"names, directories and command names.",
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_complete,
 };

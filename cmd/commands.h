@@ -31,12 +31,14 @@
 struct cmd_ctx;
 struct cli_def;
 
-/* A list of completion candidates. */
+/* A list of completion candidates, each with a description or NULL (static text). */
 struct cmd_cands {
 	char **v;
+	const char **desc;
 	size_t n, alloc;
 };
 void cands_add(struct cmd_cands *c, const char *word);
+void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc);
 void cands_free(struct cmd_cands *c);
 
 /*
@@ -214,7 +216,10 @@ void cmd_unknown_message(char *msg, size_t msglen, enum cmd_mode mode, const cha
 bool cmd_has_children(const char *path);
 /* Run a resolved entry with its arguments (parsed by args_parse(), the mode checked). */
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
-/* The child words of the node named by the first depth words of prefix. */
+/* The summary of the command or group path ("cap"), or NULL. */
+const char *cmd_summary(const char *path);
+/* The child words of the node named by the first depth words of prefix (with their
+ * summaries as descriptions). */
 void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out);
 /* Split a line into words (quotes '' and "" and backslash escapes; # starts a comment). */
 int cmd_split(const char *line, char ***argv, int *argc, char *msg, size_t msglen);

@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "grow.h"
 
-void cands_add(struct cmd_cands *c, const char *word)
+void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->v[i], word))
@@ -15,15 +15,23 @@ void cands_add(struct cmd_cands *c, const char *word)
 	if (c->n == c->alloc) {
 		size_t alloc = array_capacity(c->alloc, c->n + 1, 16);
 		char **v = realloc(c->v, alloc * sizeof(*v));
-		if (!v)
+		const char **d = v ? realloc(c->desc, alloc * sizeof(*d)) : NULL;
+		if (!v || !d)
 			abort();
 		c->v = v;
+		c->desc = d;
 		c->alloc = alloc;
 	}
 	c->v[c->n] = strdup(word);
 	if (!c->v[c->n])
 		abort();
+	c->desc[c->n] = desc;
 	c->n++;
+}
+
+void cands_add(struct cmd_cands *c, const char *word)
+{
+	cands_add_desc(c, word, NULL);
 }
 
 void cands_free(struct cmd_cands *c)
@@ -31,6 +39,7 @@ void cands_free(struct cmd_cands *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i]);
 	free(c->v);
+	free(c->desc);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -71,9 +80,24 @@ void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out)
 		const struct cmd_entry *e = cmd_table[i];
 		if ((e->flags & CMD_HIDDEN) && !hidden)
 			continue;
-		if (next_word(e->path, prefix, word, sizeof(word)))
-			cands_add(out, word);
+		if (next_word(e->path, prefix, word, sizeof(word))) {
+			char path[160];
+			snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", word);
+			cands_add_desc(out, word, cmd_summary(path));
+		}
 	}
+}
+
+const char *cmd_summary(const char *path)
+{
+	const struct cmd_entry *e = cmd_find(path);
+
+	if (e)
+		return e->summary;
+	for (size_t g = 0; cmd_groups[g].name; g++)
+		if (!strcmp(cmd_groups[g].name, path))
+			return cmd_groups[g].summary;
+	return NULL;
 }
 
 /* Why e cannot run in mode, into msg; false if it can. */
