@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "grow.h"
+#include "signals.h"
 
 void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc)
 {
@@ -255,6 +256,7 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 		return ctx->status = 0;
 	}
 	ctx->entry = e;
+	exp_stop = 0;	/* a stop asked before this command is not for it */
 	ctx->status = args_parse(ctx, e, argc, argv, &args);
 	if (!ctx->status) {
 		ctx->cmd_json = ctx->json || args.json;

@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 
 #include "commands.h"
 #include "shell.h"
+#include "signals.h"
 
 static bool in_command;		/* shell_callback is running: the output is ours */
 
@@ -65,7 +67,9 @@ static int shell_callback(struct cli_def *cli, const char *command, char *argv[]
 	for (int i = 0; i < argc; i++)
 		words[n++] = argv[i];
 	in_command = true;
+	shell_keys_command(true);
 	cmd_dispatch(ctx, n, words);
+	shell_keys_command(false);
 	in_command = false;
 	free(path);
 	free(words);
@@ -290,6 +294,12 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 	return cli;
 }
 
+static void on_interrupt(int sig)
+{
+	if (!exp_stop)
+		exp_stop = sig;
+}
+
 int shell_run(struct cmd_ctx *ctx)
 {
 	struct termios saved, raw;
@@ -317,11 +327,20 @@ int shell_run(struct cmd_ctx *ctx)
 	fflush(stdout);
 	ctx->mode = MODE_SHELL;
 	ctx->cli = cli;
-	int fd = fcntl(tty, F_DUPFD_CLOEXEC, 0);	/* cli_loop closes the fd it is given */
+	/* ^C while a command runs only stops it (exp_stop); commands that change caps
+	 * catch it themselves and put them back */
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	int fd = shell_keys_start(tty);	/* cli_loop closes the fd it is given */
+	if (fd < 0)
+		fd = fcntl(tty, F_DUPFD_CLOEXEC, 0);
 	if (fd >= 0 && fd < FD_SETSIZE)
 		cli_loop(cli, fd);
 	else if (fd >= 0)
 		close(fd);
+	shell_keys_stop();
+	sigaction(SIGINT, &old_int, NULL);
 	ctx->cli = NULL;
 	ctx->mode = MODE_ONESHOT;
 	if (have_termios)

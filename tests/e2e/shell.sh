@@ -166,6 +166,28 @@ assert_contains "$b" "show sim" "s TAB TAB: show and sim"
 assert_not_contains "$b" "shell" "s TAB TAB: not shell (refused in the shell)"
 assert_contains "$t" "exit 0" "quit leaves with status 0"
 
+# Keys: ^C drops the line being typed; ^C stops a running command (cap play puts the
+# caps back); ^L clears the screen and keeps the line; ^D leaves, ending the line.
+printf '0, big, 50%%\n60s, big, clear\n' >"$tmp/prof"
+printf '%s\n' 'cap set big 50%\c' 'show | inc big' "cap play $tmp/prof\\r\\c" \
+	'show | include big' 'sho\l' 'w | count' '\d' | shell_session --sim >"$tmp/t"
+t=$(cat "$tmp/t")
+assert_contains "$(block 'cap set big 50%\c')" "cap set big 50%^C
+thermpress> " "^C: ^C shown, a fresh prompt"
+b=$(block 'show | inc big')
+assert_eq "$(printf '%s\n' "$b" | grep -cE ' big +yes +1024 +1024 +2362/2362 ')" 4 "^C: the line typed did not run"
+b=$(block "cap play $tmp/prof\\r\\c")
+assert_contains "$b" "thermpress: cap play: interrupted; every cap was restored" "^C stops cap play in the shell"
+assert_contains "$b" "thermpress> " "the shell goes on after ^C"
+b=$(block 'show | include big')
+assert_eq "$(printf '%s\n' "$b" | grep -cE ' big +yes +[0-9]+ +1024 +2362/2362 +0 ')" 4 "^C: cap play's caps are back"
+assert_contains "$(block 'sho\l')" $'\e[H\e[2Jthermpress> sho' "^L: screen cleared, the line redrawn at the top"
+assert_eq "$(block 'w | count' | grep -x '[0-9]*')" 10 "^L: the line goes on (sho + w | count)"
+assert_contains "$t" '>>> \d
+
+exit 0' "^D: a newline, then the shell ends with status 0"
+assert_not_contains "$t" $'\a' "no bell"
+
 run "$TP" --sim shell
 assert_rc 2 "shell without a terminal"
 assert_eq "$err" "thermpress: shell: standard input is not a terminal (to run commands from a file: thermpress -f FILE)" "shell without a terminal: message"
