@@ -12,7 +12,10 @@
  *   ^C while a command runs: SIGINT to the process, which stops the command (its
  *      handler; commands that change caps put them back);
  *   ^L: the screen is cleared, then libcli redraws the line (its newline not shown);
- *   ^D: passed on; when it ends the session, a newline is printed after it.
+ *   ^D: passed on; when it ends the session, a newline is printed after it;
+ *   TAB: when libcli answers with the bell alone (several candidates, nothing in
+ *      common to insert), a second TAB is sent for it, so that one TAB lists them
+ *      (libcli lists on a double TAB), as `?` does.
  */
 #include <errno.h>
 #include <poll.h>
@@ -34,6 +37,7 @@ static struct {
 	bool drop_to_newline;	/* after a ^C: libcli's echo up to its redraw's "\r\n" */
 	bool drop_newline;	/* after a ^L: the "\r\n" libcli's redraw starts with */
 	bool last_was_eot;	/* the last key was ^D */
+	bool tab_sent;		/* the last key passed on was a TAB: list instead of a bell */
 } keys = { .tty = -1, .peer = -1 };
 
 static volatile sig_atomic_t command_running;
@@ -59,6 +63,12 @@ static void write_all(int fd, const char *buf, size_t len)
 /* libcli's output to the terminal, less what a key asked not to show. */
 static void from_libcli(char *buf, size_t len)
 {
+	/* libcli's answer to a TAB ends its output until the next key */
+	if (keys.tab_sent && len && buf[len - 1] == '\a') {
+		keys.tab_sent = false;
+		len--;
+		write_all(keys.peer, "\t", 1);
+	}
 	if (keys.drop_to_newline) {
 		char *nl = memmem(buf, len, "\r\n", 2);
 		if (!nl)
@@ -108,6 +118,7 @@ static void from_terminal(const char *buf, size_t len)
 			out[n++] = c;
 		}
 	}
+	keys.tab_sent = n && out[n - 1] == '\t';
 	write_all(keys.peer, out, n);
 }
 

@@ -51,6 +51,7 @@ cap \?
 quit \?
 version \?
 s\t\t
+show \t
 S
 t=$(cat "$tmp/t")
 block() {	# the output of the session line $1
@@ -164,6 +165,12 @@ assert_not_contains "$b" "hold" "cap ? leaves out cap hold (refused in the shell
 b=$(block 's\t\t')
 assert_contains "$b" "show sim" "s TAB TAB: show and sim"
 assert_not_contains "$b" "shell" "s TAB TAB: not shell (refused in the shell)"
+# one TAB where nothing can be inserted lists the candidates, the words ? lists
+words_of() { awk '{ for (i = 1; i <= NF; i++) print $i }' | sort | tr '\n' ' '; }
+tab=$(block 'show \t' | grep -v '^show' | grep -v '^thermpress>' | grep -v '^exit [0-9]' | words_of)
+q=$(block 'show \?' | grep '^  ' | awk '{print $1}' | words_of)
+assert_eq "$tab" "backends cpu status " "show TAB: one TAB lists the subcommands"
+assert_eq "$tab" "$q" "show TAB lists what show ? lists"
 assert_contains "$t" "exit 0" "quit leaves with status 0"
 
 # Keys: ^C drops the line being typed; ^C stops a running command (cap play puts the
