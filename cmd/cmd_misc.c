@@ -364,11 +364,15 @@ static int exec_shell(struct cmd_ctx *ctx, const struct cmd_args *args)
 const struct cmd_entry cmd_shell_entry = {
 	.path = "shell",
 	.summary = "read commands interactively",
-	.help = "Starts an interactive shell on the terminal over the same commands: ? lists "
-		"what may come next, TAB completes, the arrow keys recall history, and "
-		"COMMAND | include WORD filters the output.  quit or exit leaves it.  The source "
-		"stays open for the whole session, so with --sim the simulator's state lasts "
-		"until the shell ends.",
+	.help = "Starts an interactive shell on the terminal over the same commands (those "
+		"that can run in it): ? lists what may come next, TAB completes, the arrow keys "
+		"recall history, and COMMAND | include PATTERN filters the output, as do "
+		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
+		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "
+		"the line being typed, or stops the running command (cap play then puts back "
+		"the caps it changed); Ctrl-L clears the screen; quit, exit or Ctrl-D leaves.  "
+		"The source stays open for the whole session, so with --sim the simulator's "
+		"state lasts until the shell ends.",
 	.flags = CMD_NO_SHELL | CMD_NO_SCRIPT,
 	.exec = exec_shell,
 };
