@@ -103,7 +103,7 @@ static bool translate_libcli(struct cli_def *cli, const char *line, char *msg, s
 		else
 			snprintf(msg, len, "'|' needs a filter after it (%s)", names);
 	} else if (!strncmp(line, "Incomplete command, missing required argument '", 47) &&
-		   st && st->command) {
+		   st && st->command && st->stage_num > 0) {	/* a filter's PATTERN */
 		q = line + 47;
 		snprintf(msg, len, "%s: missing %.*s (usage: COMMAND | %s %.*s)",
 			 st->command->command, (int)strcspn(q, "'"), q, st->command->command,
@@ -128,8 +128,6 @@ static void shell_print(struct cli_def *cli, const char *line)
 		return;
 	/* libcli's own message about a line (`?`'s lists are not): ours instead.  Not
 	 * cli_error(): libcli's print buffer is in use. */
-	while (*line == '\n')
-		line++;
 	if (!in_command && translate_libcli(cli, line, msg, sizeof(msg))) {
 		struct cmd_ctx *ctx = cli_get_context(cli);
 		fprintf(cli->client, "thermpress: %s\r\n", msg);
