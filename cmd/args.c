@@ -285,7 +285,7 @@ static int parse_positional(struct parse_state *st, char *w)
 			const struct cmd_entry *saved = st->ctx->usage_of;
 			int status;
 
-			cmd_unknown_message(msg, sizeof(msg), st->e->path, w);
+			cmd_unknown_message(msg, sizeof(msg), st->ctx->mode, st->e->path, w);
 			st->ctx->usage_of = NULL;	/* the resolver's message, as for "cap frob" */
 			status = cmd_error(st->ctx, EXIT_USAGE, "%s", msg);
 			st->ctx->usage_of = saved;
@@ -475,9 +475,9 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 			continue;
 		if (words && partial[0] != '-' && a != &opt_json)
 			continue;
-		cands_add(out, a->short_name ? a->short_name : a->name);
+		cands_add_desc(out, a->short_name ? a->short_name : a->name, a->help);
 		if (a->no_name)
-			cands_add(out, a->no_name);
+			cands_add_desc(out, a->no_name, a->help);
 	}
 }
 

@@ -51,7 +51,8 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 	out_printf(ctx, "commands:\n");
 	for (size_t i = 0; cmd_table[i]; i++) {
 		const struct cmd_entry *e = cmd_table[i];
-		if (e->flags & CMD_HIDDEN)
+		/* the shell lists only what it runs */
+		if (!cmd_offered(e, ctx->mode == MODE_SHELL ? MODE_SHELL : MODE_ONESHOT))
 			continue;
 		synopsis(e, syn, sizeof(syn));
 		if (strlen(syn) > 30) {
@@ -64,7 +65,8 @@ void print_usage(struct cmd_ctx *ctx, bool brief)
 	if (ctx->mode == MODE_SHELL) {
 		out_printf(ctx, "  %-30s  %s\n", "quit, exit", "leave the shell");
 		out_printf(ctx, "  %-30s  %s\n", "history", "show the commands entered");
-		out_printf(ctx, "\n? lists what may come next, TAB completes, | include WORD filters.\n");
+		out_printf(ctx, "\n? lists what may come next, TAB completes; COMMAND | include "
+			   "PATTERN (or exclude, begin, count) filters its output.\n");
 		return;
 	}
 	if (brief)
@@ -92,7 +94,8 @@ static bool help_group(struct cmd_ctx *ctx, const char *path)
 	for (size_t i = 0; cmd_table[i]; i++) {
 		const struct cmd_entry *e = cmd_table[i];
 
-		if ((e->flags & CMD_HIDDEN) || strncmp(e->path, path, pl) || e->path[pl] != ' ')
+		if (!cmd_offered(e, ctx->mode == MODE_SHELL ? MODE_SHELL : MODE_ONESHOT) ||
+		    strncmp(e->path, path, pl) || e->path[pl] != ' ')
 			continue;
 		synopsis(e, syn, sizeof(syn));
 		out_printf(ctx, "%s%s\n", ctx->mode == MODE_SHELL ? "" : "thermpress ", syn);
@@ -145,15 +148,16 @@ static int exec_help(struct cmd_ctx *ctx, const struct cmd_args *args)
 		print_usage(ctx, false);
 		return 0;
 	}
-	if (cmd_resolve(args->nwords, args->words, &m, msg, sizeof(msg))) {
+	if (cmd_resolve(ctx->mode, args->nwords, args->words, &m, msg, sizeof(msg))) {
 		/* A group ("help cap"): list its commands. */
 		if (m.consumed == args->nwords && *m.path && help_group(ctx, m.path))
 			return 0;
 		return cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	}
-	if (m.consumed < args->nwords)
-		return cmd_error(ctx, EXIT_USAGE, "unknown command '%s %s' (see 'thermpress help')",
-				 m.path, args->words[m.consumed]);
+	if (m.consumed < args->nwords) {
+		cmd_unknown_message(msg, sizeof(msg), ctx->mode, m.path, args->words[m.consumed]);
+		return cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	}
 	print_command_help(ctx, m.entry);
 	return 0;
 }
@@ -298,13 +302,24 @@ int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
 		complete_inline_value(ctx, partial, &out);
 	else if (i == argc && partial[0] == '-')
 		for (size_t k = 0; global_options[k].name; k++)
-			cands_add(&out, global_options[k].name);
+			cands_add_desc(&out, global_options[k].name, global_options[k].help);
 	else if (i >= 0)
 		complete_command_line(ctx, argc - i, argv + i, partial, &out);
-	/* directives (":files") are for the shell script, whatever the partial word */
-	for (size_t k = 0; k < out.n; k++)
-		if (out.v[k][0] == ':' || !strncmp(out.v[k], partial, strlen(partial)))
-			out_printf(ctx, "%s\n", out.v[k]);
+	/* directives (":files") are for the shell script, whatever the partial word; a
+	 * description follows a tab (zsh and fish show it, bash drops it) */
+	for (size_t k = 0; k < out.n; k++) {
+		const char *d = out.desc[k];
+
+		if (out.v[k][0] != ':' && strncmp(out.v[k], partial, strlen(partial)))
+			continue;
+		out_printf(ctx, "%s", out.v[k]);
+		if (d) {	/* its first sentence */
+			const char *end = strstr(d, ". ");
+			putchar('\t');
+			out_printf(ctx, "%.*s", end ? (int)(end - d) : (int)strlen(d), d);
+		}
+		putchar('\n');
+	}
 	cands_free(&out);
 	return 0;
 }
@@ -349,11 +364,15 @@ static int exec_shell(struct cmd_ctx *ctx, const struct cmd_args *args)
 const struct cmd_entry cmd_shell_entry = {
 	.path = "shell",
 	.summary = "read commands interactively",
-	.help = "Starts an interactive shell on the terminal over the same commands: ? lists "
-		"what may come next, TAB completes, the arrow keys recall history, and "
-		"COMMAND | include WORD filters the output.  quit or exit leaves it.  The source "
-		"stays open for the whole session, so with --sim the simulator's state lasts "
-		"until the shell ends.",
+	.help = "Starts an interactive shell on the terminal over the same commands (those "
+		"that can run in it): ? lists what may come next, TAB completes, the arrow keys "
+		"recall history, and COMMAND | include PATTERN filters the output, as do "
+		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
+		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "
+		"the line being typed, or stops the running command (cap play then puts back "
+		"the caps it changed); Ctrl-L clears the screen; quit, exit or Ctrl-D leaves.  "
+		"The source stays open for the whole session, so with --sim the simulator's "
+		"state lasts until the shell ends.",
 	.flags = CMD_NO_SHELL | CMD_NO_SCRIPT,
 	.exec = exec_shell,
 };
@@ -388,7 +407,9 @@ const struct cmd_entry cmd_complete_entry = {
 		{ 0 },
 	},
 	.summary = "print completion candidates for the last word",
-	.help = "Used by the bash and zsh completions.",
+	.help = "Used by the bash, zsh and fish completions: one candidate a line, its "
+		"description after a tab; :files, :dirs and :commands ask the shell for file "
+		"names, directories and command names.",
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_complete,
 };

@@ -31,12 +31,14 @@
 struct cmd_ctx;
 struct cli_def;
 
-/* A list of completion candidates. */
+/* A list of completion candidates, each with a description or NULL (static text). */
 struct cmd_cands {
 	char **v;
+	const char **desc;
 	size_t n, alloc;
 };
 void cands_add(struct cmd_cands *c, const char *word);
+void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc);
 void cands_free(struct cmd_cands *c);
 
 /*
@@ -188,9 +190,14 @@ struct cmd_match {
 };
 /*
  * Resolve words to a command.  Returns 0, or EXIT_USAGE with msg filled when a word
- * is ambiguous or unknown, or the words stop at a group.
+ * is ambiguous or unknown, or the words stop at a group.  A prefix only matches, and a
+ * group only lists, commands offered in mode (a command named in full always matches:
+ * running it then says why mode refuses it).
  */
-int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t msglen);
+int cmd_resolve(enum cmd_mode mode, int argc, char **argv, struct cmd_match *m, char *msg,
+		size_t msglen);
+/* Whether e is listed and may run in mode (not hidden, not refused there). */
+bool cmd_offered(const struct cmd_entry *e, enum cmd_mode mode);
 /* The entry whose path is exactly path (hidden ones included), or NULL. */
 const struct cmd_entry *cmd_find(const char *path);
 /* Run one command line given as words; records and returns its exit status. */
@@ -201,13 +208,18 @@ int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
  * an unknown or ambiguous word, the mode's refusal, or "unknown command".
  */
 void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size_t msglen);
-/* "unknown command 'PATH WORD' (see 'thermpress help PATH')"; path may be "". */
-void cmd_unknown_message(char *msg, size_t msglen, const char *path, const char *word);
+/* "unknown command 'PATH WORD' (see 'thermpress help PATH')", in the shell
+ * "(PATH ? lists the commands)"; path may be "". */
+void cmd_unknown_message(char *msg, size_t msglen, enum cmd_mode mode, const char *path,
+			 const char *word);
 /* Whether commands sit below path ("show" has "show cpu"). */
 bool cmd_has_children(const char *path);
 /* Run a resolved entry with its arguments (parsed by args_parse(), the mode checked). */
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
-/* The child words of the node named by the first depth words of prefix. */
+/* The summary of the command or group path ("cap"), or NULL. */
+const char *cmd_summary(const char *path);
+/* The child words of the node named by the first depth words of prefix (with their
+ * summaries as descriptions). */
 void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out);
 /* Split a line into words (quotes '' and "" and backslash escapes; # starts a comment). */
 int cmd_split(const char *line, char ***argv, int *argc, char *msg, size_t msglen);

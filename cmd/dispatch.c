@@ -6,8 +6,9 @@
 
 #include "commands.h"
 #include "grow.h"
+#include "signals.h"
 
-void cands_add(struct cmd_cands *c, const char *word)
+void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->v[i], word))
@@ -15,15 +16,23 @@ void cands_add(struct cmd_cands *c, const char *word)
 	if (c->n == c->alloc) {
 		size_t alloc = array_capacity(c->alloc, c->n + 1, 16);
 		char **v = realloc(c->v, alloc * sizeof(*v));
-		if (!v)
+		const char **d = v ? realloc(c->desc, alloc * sizeof(*d)) : NULL;
+		if (!v || !d)
 			abort();
 		c->v = v;
+		c->desc = d;
 		c->alloc = alloc;
 	}
 	c->v[c->n] = strdup(word);
 	if (!c->v[c->n])
 		abort();
+	c->desc[c->n] = desc;
 	c->n++;
+}
+
+void cands_add(struct cmd_cands *c, const char *word)
+{
+	cands_add_desc(c, word, NULL);
 }
 
 void cands_free(struct cmd_cands *c)
@@ -31,6 +40,7 @@ void cands_free(struct cmd_cands *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i]);
 	free(c->v);
+	free(c->desc);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -71,18 +81,53 @@ void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out)
 		const struct cmd_entry *e = cmd_table[i];
 		if ((e->flags & CMD_HIDDEN) && !hidden)
 			continue;
-		if (next_word(e->path, prefix, word, sizeof(word)))
-			cands_add(out, word);
+		if (next_word(e->path, prefix, word, sizeof(word))) {
+			char path[160];
+			snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", word);
+			cands_add_desc(out, word, cmd_summary(path));
+		}
 	}
 }
 
-static bool is_hidden_word(const char *prefix, const char *word)
+const char *cmd_summary(const char *path)
+{
+	const struct cmd_entry *e = cmd_find(path);
+
+	if (e)
+		return e->summary;
+	for (size_t g = 0; cmd_groups[g].name; g++)
+		if (!strcmp(cmd_groups[g].name, path))
+			return cmd_groups[g].summary;
+	return NULL;
+}
+
+/* Why e cannot run in mode, into msg; false if it can. */
+static bool mode_refuses(const struct cmd_entry *e, enum cmd_mode mode, char *msg, size_t msglen)
+{
+	if ((e->flags & CMD_NO_SHELL) && mode == MODE_SHELL)
+		snprintf(msg, msglen, "'%s' cannot be run inside the shell", e->path);
+	else if ((e->flags & CMD_NO_SCRIPT) && mode == MODE_SCRIPT)
+		snprintf(msg, msglen, "'%s' cannot be run from a script", e->path);
+	else
+		return false;
+	return true;
+}
+
+bool cmd_offered(const struct cmd_entry *e, enum cmd_mode mode)
+{
+	char msg[160];
+
+	return !(e->flags & CMD_HIDDEN) && !mode_refuses(e, mode, msg, sizeof(msg));
+}
+
+/* A word under prefix that is not offered in mode: hidden, or refused there. */
+static bool is_unoffered_word(const char *prefix, const char *word, enum cmd_mode mode)
 {
 	char path[160];
 
 	snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", word);
 	const struct cmd_entry *e = cmd_find(path);
-	return e && (e->flags & CMD_HIDDEN);
+	return e && !cmd_offered(e, mode);
 }
 
 bool cmd_has_children(const char *path)
@@ -94,13 +139,20 @@ bool cmd_has_children(const char *path)
 	return yes;
 }
 
-void cmd_unknown_message(char *msg, size_t msglen, const char *path, const char *word)
+void cmd_unknown_message(char *msg, size_t msglen, enum cmd_mode mode, const char *path,
+			 const char *word)
 {
-	snprintf(msg, msglen, "unknown command '%s%s%s' (see 'thermpress help%s%s')",
-		 path, *path ? " " : "", word, *path ? " " : "", path);
+	/* the shell's own help is `?` */
+	if (mode == MODE_SHELL)
+		snprintf(msg, msglen, "unknown command '%s%s%s' (%s%s? lists the commands)",
+			 path, *path ? " " : "", word, path, *path ? " " : "");
+	else
+		snprintf(msg, msglen, "unknown command '%s%s%s' (see 'thermpress help%s%s')",
+			 path, *path ? " " : "", word, *path ? " " : "", path);
 }
 
-int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t msglen)
+int cmd_resolve(enum cmd_mode mode, int argc, char **argv, struct cmd_match *m, char *msg,
+		size_t msglen)
 {
 	memset(m, 0, sizeof(*m));
 	int i = 0;
@@ -118,7 +170,8 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 				hit = kids.v[k];
 		if (!hit && *w) {
 			for (size_t k = 0; k < kids.n; k++) {
-				if (strncmp(kids.v[k], w, strlen(w)) || is_hidden_word(m->path, kids.v[k]))
+				if (strncmp(kids.v[k], w, strlen(w)) ||
+				    is_unoffered_word(m->path, kids.v[k], mode))
 					continue;
 				hit = kids.v[k];
 				nhits++;
@@ -147,16 +200,18 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 		return 0;
 	if (!*m->path) {
 		if (argc)
-			cmd_unknown_message(msg, msglen, "", argv[0]);
+			cmd_unknown_message(msg, msglen, mode, "", argv[0]);
 		else
 			snprintf(msg, msglen, "no command given (see 'thermpress help')");
 	} else if (i < argc) {
-		cmd_unknown_message(msg, msglen, m->path, argv[i]);
+		cmd_unknown_message(msg, msglen, mode, m->path, argv[i]);
 	} else {
 		struct cmd_cands kids = { 0 };
 		char list[256] = "";
 		cmd_children(m->path, false, &kids);
 		for (size_t k = 0; k < kids.n; k++) {
+			if (is_unoffered_word(m->path, kids.v[k], mode))
+				continue;
 			size_t l = strlen(list);
 			snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "", kids.v[k]);
 		}
@@ -166,27 +221,15 @@ int cmd_resolve(int argc, char **argv, struct cmd_match *m, char *msg, size_t ms
 	return EXIT_USAGE;
 }
 
-/* Why e cannot run in mode, into msg; false if it can. */
-static bool mode_refuses(const struct cmd_entry *e, enum cmd_mode mode, char *msg, size_t msglen)
-{
-	if ((e->flags & CMD_NO_SHELL) && mode == MODE_SHELL)
-		snprintf(msg, msglen, "'%s' cannot be run inside the shell", e->path);
-	else if ((e->flags & CMD_NO_SCRIPT) && mode == MODE_SCRIPT)
-		snprintf(msg, msglen, "'%s' cannot be run from a script", e->path);
-	else
-		return false;
-	return true;
-}
-
 void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size_t msglen)
 {
 	struct cmd_match m;
 	char *argv[] = { (char *)word, NULL };
 
-	if (cmd_resolve(1, argv, &m, msg, msglen))
+	if (cmd_resolve(mode, 1, argv, &m, msg, msglen))
 		return;
 	if ((m.entry->flags & CMD_HIDDEN) || !mode_refuses(m.entry, mode, msg, msglen))
-		cmd_unknown_message(msg, msglen, "", word);
+		cmd_unknown_message(msg, msglen, mode, "", word);
 }
 
 /* COMMAND --help (before any "--"), for a command whose words are not taken raw. */
@@ -213,6 +256,7 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 		return ctx->status = 0;
 	}
 	ctx->entry = e;
+	exp_stop = 0;	/* a stop asked before this command is not for it */
 	ctx->status = args_parse(ctx, e, argc, argv, &args);
 	if (!ctx->status) {
 		ctx->cmd_json = ctx->json || args.json;
@@ -231,7 +275,7 @@ int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc >= CMD_MAX_WORDS)
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "too many words (at most %d)",
 					       CMD_MAX_WORDS - 1);
-	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg)))
+	if (cmd_resolve(ctx->mode, argc, argv, &m, msg, sizeof(msg)))
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	return cmd_run_entry(ctx, m.entry, argc - m.consumed, argv + m.consumed);
 }

@@ -13,9 +13,12 @@
  * unmatched words when a child word fails.  A first word that matches nothing has no
  * such fallback (libcli 1.10.7 prints `Invalid command "x"` from inside cli_loop, with
  * no hook before the line is parsed); shell_print, the print callback, replaces that
- * one message while the first stage of the line is being located.
+ * message and libcli's other ones about a line with the one-shot style's.
  */
+#include <ctype.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/select.h>
@@ -26,14 +29,32 @@
 #include <libcli.h>
 
 #include "commands.h"
+#include "shell.h"
+#include "signals.h"
 
 static bool in_command;		/* shell_callback is running: the output is ours */
+
+/*
+ * `?` typed after a command that takes no argument: libcli runs the command with the
+ * word "?" (a command with arguments lists them from its optarg instead).  It only
+ * asks what may follow: nothing but the end of the line.
+ */
+static bool asks_help(struct cli_def *cli, char *argv[], int argc)
+{
+	if (!argc || strcmp(argv[argc - 1], "?"))
+		return false;
+	cli_error(cli, "  <cr>");
+	return true;
+}
 
 static int shell_callback(struct cli_def *cli, const char *command, char *argv[], int argc)
 {
 	struct cmd_ctx *ctx = cli_get_context(cli);
 	char **words;
 	int n = 0;
+
+	if (asks_help(cli, argv, argc))
+		return CLI_OK;
 
 	/* command is the full path libcli matched; the words after it follow. */
 	words = calloc((size_t)argc + CMD_MAX_WORDS + 1, sizeof(*words));
@@ -46,7 +67,9 @@ static int shell_callback(struct cli_def *cli, const char *command, char *argv[]
 	for (int i = 0; i < argc; i++)
 		words[n++] = argv[i];
 	in_command = true;
+	shell_keys_command(true);
 	cmd_dispatch(ctx, n, words);
+	shell_keys_command(false);
 	in_command = false;
 	free(path);
 	free(words);
@@ -54,24 +77,117 @@ static int shell_callback(struct cli_def *cli, const char *command, char *argv[]
 	return CLI_OK;
 }
 
+/*
+ * libcli's own messages for a line it could not take, in the one-shot style: each
+ * libcli message this shell can meet is matched by its start (libcli 1.10.7's wording).
+ * Returns false for a line that is not one.
+ */
+static bool translate_libcli(struct cli_def *cli, const char *line, char *msg, size_t len)
+{
+	struct cli_pipeline *p = cli->pipeline;
+	struct cli_pipeline_stage *st = p ? p->current_stage : NULL;
+	char names[128];
+	const char *q;
+
+	shell_filter_names(names, sizeof(names));
+	if (!strncmp(line, "Invalid command \"", 17) && st && st->num_words > 0) {
+		if (st->stage_num == 0 && !*st->words[0])
+			snprintf(msg, len, "nothing before '|' (COMMAND | FILTER)");
+		else if (st->stage_num == 0)
+			cmd_unoffered_message(st->words[0], MODE_SHELL, msg, len);
+		else
+			snprintf(msg, len, "unknown filter '| %s' (%s)", st->words[0], names);
+	} else if (!strcmp(line, "Empty command given")) {
+		if (p && p->num_stages > 0 && p->stage[0].num_words == 0)
+			snprintf(msg, len, "nothing before '|' (COMMAND | FILTER)");
+		else
+			snprintf(msg, len, "'|' needs a filter after it (%s)", names);
+	} else if (!strncmp(line, "Incomplete command, missing required argument '", 47) &&
+		   st && st->command && st->stage_num > 0) {	/* a filter's PATTERN */
+		q = line + 47;
+		snprintf(msg, len, "%s: missing %.*s (usage: COMMAND | %s %.*s)",
+			 st->command->command, (int)strcspn(q, "'"), q, st->command->command,
+			 (int)strcspn(q, "'"), q);
+	} else if (!strncmp(line, "Extra arguments on command line", 31) && st && st->command) {
+		snprintf(msg, len, "%s: too many arguments", st->command->command);
+	} else if (!strncmp(line, "Ambiguous ", 10) || !strncmp(line, "Incomplete command", 18) ||
+		   !strncmp(line, "Optional argument ", 18) || !strncmp(line, "Problem ", 8)) {
+		snprintf(msg, len, "%c%s", tolower((unsigned char)line[0]), line + 1);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* libcli's output and ours, written as libcli would (cli_loop sets cli->client). */
 static void shell_print(struct cli_def *cli, const char *line)
 {
-	struct cli_pipeline *p = cli->pipeline;
+	char msg[512];
 
 	if (!cli->client)
 		return;
-	if (!in_command && p && p->current_stage && p->current_stage->stage_num == 0 &&
-	    p->current_stage->num_words > 0 && !strncmp(line, "Invalid command \"", 17)) {
+	/* libcli's own message about a line (`?`'s lists are not): ours instead.  Not
+	 * cli_error(): libcli's print buffer is in use. */
+	if (!in_command && translate_libcli(cli, line, msg, sizeof(msg))) {
 		struct cmd_ctx *ctx = cli_get_context(cli);
-		char msg[512];
-		cmd_unoffered_message(p->current_stage->words[0], MODE_SHELL, msg, sizeof(msg));
-		/* Not cli_error(): libcli's print buffer is in use. */
 		fprintf(cli->client, "thermpress: %s\r\n", msg);
 		ctx->status = EXIT_USAGE;
 		return;
 	}
 	fprintf(cli->client, "%s\r\n", line);
+}
+
+void shell_message(struct cli_def *cli, const char *fmt, ...)
+{
+	struct cmd_ctx *ctx = cli_get_context(cli);
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_error(cli, "thermpress: %s", msg);
+	ctx->status = EXIT_USAGE;
+}
+
+/* quit, exit and history, with help written as ours (libcli's is capitalised). */
+static int shell_quit(struct cli_def *cli, const char *command, char *argv[], int argc)
+{
+	(void)command;
+	return asks_help(cli, argv, argc) ? CLI_OK : CLI_QUIT;
+}
+
+static int shell_history(struct cli_def *cli, const char *command, char *argv[], int argc)
+{
+	(void)command;
+	if (asks_help(cli, argv, argc))
+		return CLI_OK;
+	if (argc) {
+		shell_message(cli, "history: unexpected argument '%s' (usage: history)", argv[0]);
+		return CLI_OK;
+	}
+	for (int i = 0, n = 1; i < MAX_HISTORY; i++)
+		if (cli->history[i])
+			cli_print(cli, "%4d  %s", n++, cli->history[i]);
+	return CLI_OK;
+}
+
+static void register_builtins(struct cli_def *cli)
+{
+	static const char *const libcli_own[] = {
+		"help", "enable", "disable", "configure", "logout", "quit", "exit", "history",
+	};
+
+	/* Ours replaces libcli's help; the privilege and config modes are not used. */
+	for (size_t i = 0; i < sizeof(libcli_own) / sizeof(libcli_own[0]); i++)
+		cli_unregister_command(cli, libcli_own[i]);
+	cli_register_command(cli, NULL, "quit", shell_quit, PRIVILEGE_UNPRIVILEGED, MODE_ANY,
+			     "leave the shell");
+	cli_register_command(cli, NULL, "exit", shell_quit, PRIVILEGE_UNPRIVILEGED, MODE_ANY,
+			     "leave the shell");
+	cli_register_command(cli, NULL, "history", shell_history, PRIVILEGE_UNPRIVILEGED,
+			     MODE_ANY, "show the commands entered");
+	shell_register_filters(cli);
 }
 
 /* TAB after a command: no candidates from the synopsis (it is only shown by `?`). */
@@ -161,12 +277,7 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 	cli_set_promptchar(cli, "> ");
 	cli_set_banner(cli, "thermpress shell: ? lists commands, TAB completes, quit leaves.");
 	cli_telnet_protocol(cli, 0);
-	/* Ours replaces libcli's help; the privilege and config modes are not used. */
-	cli_unregister_command(cli, "help");
-	cli_unregister_command(cli, "enable");
-	cli_unregister_command(cli, "disable");
-	cli_unregister_command(cli, "configure");
-	cli_unregister_command(cli, "logout");
+	register_builtins(cli);
 	for (size_t i = 0; cmd_table[i]; i++) {
 		const struct cmd_entry *e = cmd_table[i];
 		if (e->flags & (CMD_HIDDEN | CMD_NO_SHELL))
@@ -179,6 +290,12 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 	cli_set_privilege(cli, PRIVILEGE_PRIVILEGED);
 	cli_set_privilege(cli, PRIVILEGE_UNPRIVILEGED);
 	return cli;
+}
+
+static void on_interrupt(int sig)
+{
+	if (!exp_stop)
+		exp_stop = sig;
 }
 
 int shell_run(struct cmd_ctx *ctx)
@@ -208,11 +325,20 @@ int shell_run(struct cmd_ctx *ctx)
 	fflush(stdout);
 	ctx->mode = MODE_SHELL;
 	ctx->cli = cli;
-	int fd = fcntl(tty, F_DUPFD_CLOEXEC, 0);	/* cli_loop closes the fd it is given */
+	/* ^C while a command runs only stops it (exp_stop); commands that change caps
+	 * catch it themselves and put them back */
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	int fd = shell_keys_start(tty);	/* cli_loop closes the fd it is given */
+	if (fd < 0)
+		fd = fcntl(tty, F_DUPFD_CLOEXEC, 0);
 	if (fd >= 0 && fd < FD_SETSIZE)
 		cli_loop(cli, fd);
 	else if (fd >= 0)
 		close(fd);
+	shell_keys_stop();
+	sigaction(SIGINT, &old_int, NULL);
 	ctx->cli = NULL;
 	ctx->mode = MODE_ONESHOT;
 	if (have_termios)

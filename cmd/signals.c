@@ -102,7 +102,8 @@ void exp_signals_install(void)
 {
 	struct sigaction sa = { 0 };
 
-	exp_stop = 0;
+	/* exp_stop is not cleared: a stop that came first (^C in the shell while the
+	 * command was starting) still counts; cmd_run_entry() clears it */
 	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: sleeps and waits end early */
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NR_STOP; i++)

@@ -23,7 +23,9 @@
 /* 0, or the first signal that asked to stop (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE). */
 extern volatile sig_atomic_t exp_stop;
 
-/* Catch the stop signals, clear exp_stop, watch standard output.  Not nested. */
+/* Catch the stop signals, watch standard output.  Not nested.  exp_stop is cleared
+ * before each command (cmd_run_entry), not here: a stop that came while the command
+ * was starting still counts. */
 void exp_signals_install(void);
 /* The dispositions from before exp_signals_install(); exp_stop keeps its value. */
 void exp_signals_restore(void);

@@ -1,5 +1,6 @@
 # bash completion for thermpress.  It asks the binary itself (thermpress __complete
 # WORDS... PARTIAL prints the candidates from the command table), so it never goes stale.
+# A candidate's description follows a tab (zsh and fish show it; bash drops it).
 # Besides words, the binary prints directives: :files, :dirs and :commands ask for file
 # names, directories and command names here.
 _thermpress() {
@@ -15,6 +16,7 @@ _thermpress() {
 	mapfile -t cands < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$cur" 2>/dev/null)
 	COMPREPLY=()
 	for c in "${cands[@]}"; do
+		c=${c%%$'\t'*}
 		case $c in
 		:files | :dirs | :commands)
 			local -A flag=([:files]=-f [:dirs]=-d [:commands]=-c)

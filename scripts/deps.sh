@@ -15,6 +15,8 @@ packages=(
   # thermpress export (export/): libmicrohttpd, and the real Prometheus, promtool and
   # node_exporter its tests scrape it with (tests/e2e/export*.sh)
   libmicrohttpd-dev prometheus prometheus-node-exporter
+  # the zsh and fish completions are tested by driving the real shells (tests/e2e/completion.sh)
+  zsh fish
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   universal-ctags  # scripts/func-lengths.sh: the cmd/ function length test
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime

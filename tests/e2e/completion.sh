@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# thermpress __complete (the table behind the completions), the bash completion
-# script, and the generated man page.
+# thermpress __complete (the table behind the completions), the bash, zsh and fish
+# completion scripts driven by the real shells, and the generated man page.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$E2E_DIR/../.." && pwd)
 
-cands() { "$TP" __complete "$@" | tr '\n' ' '; }
+cands() { "$TP" __complete "$@" | cut -f1 | tr '\n' ' '; }
 assert_eq "$(cands "")" "show top export cap backend decay sim record replay bench shell version help " "top-level commands"
 assert_eq "$(cands s)" "show sim shell " "prefix s"
 assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and --json"
@@ -35,6 +35,15 @@ assert_eq "$(cands --sim cap set "")" "all little big " "--sim cap set: all and 
 assert_eq "$(cands --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "--sim=: the presets"
 assert_eq "$(cands replay x --hz "")" "100 250 1000 " "replay --hz: the tick rates"
 
+# Descriptions after a tab: the commands' summaries and the options' help (first sentence).
+run "$TP" __complete ""
+assert_contains "$out" "show	show every CPU's capacity and thermal pressure" "__complete: a command's summary after a tab"
+assert_contains "$out" "cap	cap or uncap CPUs' maximum frequency" "__complete: a group's summary"
+run "$TP" __complete show ""
+assert_contains "$out" "--json	print the result as JSON" "__complete: an option's help"
+run "$TP" __complete --s
+assert_eq "$out" "--sim	use the built-in simulator instead of the kernel: hikey960 (the default), db410c or smp:N" "__complete: the first sentence of a global option's help"
+
 # The bash completion script, as bash would call it.
 bash_reply() {
 	PATH="$(dirname "$TP"):$PATH" bash -c '
@@ -54,6 +63,45 @@ assert_eq "$(cd "$tmp/files" && bash_reply cap play p)" "prof.txt " "bash: cap p
 assert_eq "$(cd "$tmp/files" && bash_reply --root "")" "dir " "bash: --root completes directories only"
 assert_eq "$(cd "$tmp/files" && bash_reply record --format j)" "jsonl " "bash: record --format completes the formats"
 assert_eq "$(cd "$tmp/files" && bash_reply record --interval "")" " " "bash: no file names for a duration"
+assert_eq "$(bash_reply show "")" "cpu backends status --json " "bash: descriptions dropped"
+assert_eq "$(bash_reply --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "bash: --sim= completes the presets"
+assert_eq "$(bash_reply --sim cap set "")" "all little big " "bash: a CPU list: all and the domains"
+
+# zsh, for real: an interactive zsh under zpty with the script in its fpath.
+command -v zsh >/dev/null || { fail "zsh is not installed (scripts/deps.sh installs it)"; finish; }
+zsh_reply() {	# LINE: the matches zsh offers, space-separated
+	(cd "$tmp/files" && PATH="$(dirname "$TP"):$PATH" timeout 30 \
+		zsh -f "$E2E_DIR/zsh_complete.zsh" "$root/completions" "$*") | grep '^W:' | cut -c3- | tr '\n' ' '
+}
+zsh_shown() { (cd "$tmp/files" && PATH="$(dirname "$TP"):$PATH" timeout 30 \
+	zsh -f "$E2E_DIR/zsh_complete.zsh" "$root/completions" "$*") | grep '^D:' | cut -c3-; }
+assert_eq "$(zsh_reply thermpress sh)" "show shell " "zsh: thermpress sh<TAB>"
+assert_eq "$(zsh_reply thermpress show "")" "cpu backends status --json " "zsh: show <TAB>"
+b=$(zsh_shown thermpress show "")
+assert_contains "$b" "cpu      -- show the listed CPUs only" "zsh: descriptions, aligned"
+assert_contains "$b" "--json   -- print the result as JSON" "zsh: an option's description"
+assert_eq "$(zsh_reply thermpress --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "zsh: --sim= completes the presets"
+assert_eq "$(zsh_reply thermpress --sim cap set "")" "all little big " "zsh: a CPU list: all and the domains"
+assert_eq "$(zsh_reply thermpress --sim cap set all 50% --via "")" "scaling_max_freq cooling " "zsh: --via: the methods"
+assert_eq "$(zsh_reply thermpress cap play p)" "prof.txt " "zsh: cap play completes file names"
+assert_eq "$(zsh_reply thermpress record -o t)" "trace.csv " "zsh: record -o completes file names"
+assert_eq "$(zsh_reply thermpress --root "")" "dir " "zsh: --root completes directories only"
+
+# fish, for real: complete -C with the script sourced.
+command -v fish >/dev/null || { fail "fish is not installed (scripts/deps.sh installs it)"; finish; }
+fish_complete() {	# LINE: fish's candidates, one a line (TAB, description)
+	(cd "$tmp/files" && PATH="$(dirname "$TP"):$PATH" timeout 30 fish --no-config -c \
+		'source $argv[1]; complete -C $argv[2]' "$root/completions/thermpress.fish" "$*")
+}
+fish_reply() { fish_complete "$@" | cut -f1 | tr '\n' ' '; }
+assert_eq "$(fish_reply thermpress sh)" "shell show " "fish: thermpress sh<TAB>"
+assert_contains "$(fish_complete thermpress show "")" "cpu	show the listed CPUs only" "fish: descriptions"
+assert_eq "$(fish_reply thermpress --sim=)" "--sim=db410c --sim=hikey960 --sim=smp: " "fish: --sim= completes the presets"
+assert_eq "$(fish_reply thermpress --sim cap set "")" "all big little " "fish: a CPU list: all and the domains"
+assert_eq "$(fish_reply thermpress cap play p)" "prof.txt " "fish: cap play completes file names"
+assert_eq "$(fish_reply thermpress record -o t)" "trace.csv " "fish: record -o completes file names"
+assert_eq "$(fish_reply thermpress --root "")" "dir/ " "fish: --root completes directories only"
+assert_eq "$(fish_reply thermpress bench -- bas)" "$(fish -c 'complete -C "bas"' | cut -f1 | tr '\n' ' ')" "fish: bench -- completes commands"
 
 # The man page, from the same table.
 run "$TP" __man

@@ -5,7 +5,11 @@ Usage: pty_shell.py THERMPRESS [ARGS...] < commands
 
 Every stdin line is typed as is, with these escapes: \\t (TAB), \\? (? without a
 newline), \\up (the up arrow), and \\r is appended unless the line ends with one of
-the first three (such a partial line is then cleared with ^U).  After each line the output up to the next prompt is printed as
+the first three (such a partial line is then cleared with ^U).  A line ending with \\c
+(^C) or \\l (^L) is typed with that key instead of \\r; one ending with \\r\\c is
+entered, and ^C is typed once the command has started (its echoed newline seen, then a
+pause for it to get going).  A line \\d types ^D and ends the session.  After each line
+the output up to the next prompt is printed as
 
     >>> LINE
     output lines (CR removed)
@@ -52,8 +56,35 @@ def main():
         sys.exit(1)
     sys.stdout.write(banner.decode(errors="replace").replace("\r", ""))
     print()
+    ended = False
     for line in sys.stdin.read().splitlines():
         data = line.encode()
+        print(">>> " + line)
+        if data == b"\\d":
+            os.write(fd, b"\x04")
+            out, _ = read_until(fd, None, 5.0)
+            sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
+            ended = True
+            break
+        if data.endswith(b"\\r\\c"):
+            os.write(fd, data[:-4] + b"\r")
+            out, _ = read_until(fd, b"\r\n")
+            time.sleep(0.5)
+            os.write(fd, b"\x03")
+            more, _ = read_until(fd, PROMPT, 30.0)
+            sys.stdout.write((out + more).decode(errors="replace").replace("\r", "") + "\n")
+            continue
+        if data.endswith(b"\\c") or data.endswith(b"\\l"):
+            key = b"\x03" if data.endswith(b"\\c") else b"\x0c"
+            out = b""
+            if data[:-2]:  # the key once the line typed is on the screen
+                os.write(fd, data[:-2])
+                out, _ = read_until(fd, data[:-2])
+            os.write(fd, key)
+            more, _ = read_until(fd, PROMPT)
+            out += more
+            sys.stdout.write(out.decode(errors="replace").replace("\r", "") + "\n")
+            continue
         partial = False
         for esc, rep in ((b"\\t", b"\t"), (b"\\?", b"?"), (b"\\up", b"\x1b[A")):
             if data.endswith(esc):
@@ -69,10 +100,10 @@ def main():
             more, _ = read_until(fd, None, 0.3)
             out += more
         text = out.decode(errors="replace").replace("\r", "")
-        print(">>> " + line)
         sys.stdout.write(text + ("\n" if not text.endswith("\n") else ""))
-    os.write(fd, b"quit\r")
-    read_until(fd, None, 2.0)
+    if not ended:
+        os.write(fd, b"quit\r")
+        read_until(fd, None, 2.0)
     _, status = os.waitpid(pid, 0)
     print("exit %d" % (os.waitstatus_to_exitcode(status)))
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The interactive shell through a pseudo-terminal: ? help, TAB completion, history,
-# | include filters, errors that do not end the session.
+# | include, exclude, begin and count filters (and their prefixes), errors that do not end
+# the session, in the one-shot style (no libcli text).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -28,6 +29,29 @@ version extra
 shell
 cap set \?
 show backends \?
+show | inc big
+show | in little
+show | i little
+show | exc big
+show | ex little
+show | begin ' 6 '
+show | beg ' 6 '
+show | count
+show | co
+show | inc big | count
+show | cou x
+show |
+| inc big
+show | frob
+show | include
+show | include (
+history
+help
+cap \?
+quit \?
+version \?
+s\t\t
+show \t
 S
 t=$(cat "$tmp/t")
 block() {	# the output of the session line $1
@@ -63,14 +87,16 @@ shell_error() {	# session line, message, what
 	b=$(block "$1" | grep -v "^$1\$" | grep -v '^thermpress> ' | grep -v '^$')
 	assert_eq "$b" "thermpress: $2" "$3"
 }
-shell_error 'frob' "unknown command 'frob' (see 'thermpress help')" "unknown command"
-shell_error 's' "ambiguous command 's' (could be: show, sim, shell)" "ambiguous command"
-shell_error 'cap' "'cap' needs a subcommand (set, clear, hold, restore, play)" "group without a subcommand"
-shell_error 'cap frob' "unknown command 'cap frob' (see 'thermpress help cap')" "unknown subcommand"
+# Unknown commands point at ?; ambiguity and subcommand lists leave out what the shell
+# refuses (shell, cap hold).
+shell_error 'frob' "unknown command 'frob' (? lists the commands)" "unknown command"
+shell_error 's' "ambiguous command 's' (could be: show, sim)" "ambiguous command"
+shell_error 'cap' "'cap' needs a subcommand (set, clear, restore, play)" "group without a subcommand"
+shell_error 'cap frob' "unknown command 'cap frob' (cap ? lists the commands)" "unknown subcommand"
 shell_error 'cap set 4' "cap set: missing VALUE (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "missing argument"
 shell_error 'version extra' "version: unexpected argument 'extra' (usage: version)" "unexpected argument"
 shell_error 'shell' "'shell' cannot be run inside the shell" "no shell in the shell"
-for w in frob s cap 'cap frob' 'cap set 4' 'version extra'; do
+for w in 'cap set 4' 'version extra'; do
 	run "$TP" --sim $w
 	assert_eq "$err" "$(block "$w" | grep '^thermpress: ')" "'$w': the shell says what one-shot says"
 done
@@ -81,7 +107,93 @@ assert_not_contains "$b" "<cr>" "? after a command with a required argument: no 
 b=$(block 'show backends \?')
 assert_match "$b" '\[--json\] +list the averaging backends' "? after a command with options only"
 assert_contains "$b" "<cr>" "? after a command with options only: <cr>"
+
+# The filters, as Cisco users type them.
+lines() { block "$1" | grep -v '^thermpress> ' | grep -v "^$1\$" | grep -v '^$'; }
+big=$(lines 'show | inc big')
+assert_eq "$(printf '%s\n' "$big" | grep -c ' big ')" 4 "| inc big: the four big CPUs"
+assert_eq "$(printf '%s\n' "$big" | wc -l)" 4 "| inc big: nothing else"
+little=$(lines 'show | in little')
+assert_eq "$(printf '%s\n' "$little" | grep -c ' little ')" 4 "| in little: the four little CPUs"
+assert_eq "$(printf '%s\n' "$little" | wc -l)" 4 "| in little: nothing else"
+assert_eq "$(lines 'show | i little')" "$little" "| i: include"
+b=$(lines 'show | exc big')
+assert_not_contains "$b" " big " "| exc big: no big CPU"
+assert_contains "$b" "CPU  DOMAIN" "| exc big: the other lines"
+assert_eq "$(lines 'show | ex little' | grep -c ' little ')" 0 "| ex: exclude"
+b=$(lines "show | begin ' 6 '")
+assert_match "$b" '^ +6 +big' "| begin: from the first line that matches"
+assert_eq "$(printf '%s\n' "$b" | wc -l)" 2 "| begin: to the end"
+assert_eq "$(lines "show | beg ' 6 '")" "$b" "| beg: begin"
+n=$(lines 'show | count')
+run "$TP" --sim show
+assert_eq "$n" "$(printf '%s\n' "$out" | grep -c .)" "| count: the lines show prints"
+assert_eq "$(lines 'show | co')" "$n" "| co: count"
+assert_eq "$(lines 'show | inc big | count')" 4 "filters chain"
+shell_error 'show | cou x' "count: unexpected argument 'x' (usage: COMMAND | count)" "| count x"
+shell_error 'show |' "'|' needs a filter after it (include, exclude, begin, count)" "| alone"
+shell_error '| inc big' "nothing before '|' (COMMAND | FILTER)" "| without a command"
+shell_error 'show | frob' "unknown filter '| frob' (include, exclude, begin, count)" "unknown filter"
+shell_error 'show | include' "include: missing PATTERN (usage: COMMAND | include PATTERN)" "filter without a pattern"
+shell_error 'show | include (' "include: bad PATTERN '(' (a regular expression, such as big or 'cpu|big')" "bad pattern"
+for leak in 'Empty command' 'Incomplete command' 'Count filter' 'Disconnect' 'Exit from' \
+	'Show a list' 'Command history' 'Invalid pattern'; do
+	assert_not_contains "$t" "$leak" "no libcli text: $leak"
+done
+b=$(lines 'history')
+assert_match "$b" '^ +1  cap set big 50%' "history: numbered, no libcli heading"
+# help and ? list what the shell runs, no more
+b=$(block 'help')
+for c in "show cpu" "cap set" "cap play" "sim advance" "quit, exit" "history"; do
+	assert_match "$b" "  $c" "help lists $c"
+done
+for c in top export "cap hold" record bench shell "sim serve"; do
+	assert_not_contains "$b" "  $c " "help in the shell leaves out $c"
+done
+b=$(block '\?')
+for c in top export record bench shell; do
+	assert_not_contains "$b" "  $c " "? leaves out $c"
+done
+assert_match "$b" "  quit +leave the shell" "? quit: lowercase help"
+assert_eq "$(block 'quit \?' | grep -v '^quit' | grep -v '^$' | head -1)" "  <cr>" "quit ?: only <cr>, the shell goes on"
+assert_eq "$(block 'version \?' | grep -v '^version' | grep -v '^$' | head -1)" "  <cr>" "version ?: <cr>, not an argument"
+b=$(block 'cap \?')
+for c in set clear restore play; do
+	assert_match "$b" "  $c +" "cap ? lists cap $c"
+done
+assert_not_contains "$b" "hold" "cap ? leaves out cap hold (refused in the shell)"
+b=$(block 's\t\t')
+assert_contains "$b" "show sim" "s TAB TAB: show and sim"
+assert_not_contains "$b" "shell" "s TAB TAB: not shell (refused in the shell)"
+# one TAB where nothing can be inserted lists the candidates, the words ? lists
+words_of() { awk '{ for (i = 1; i <= NF; i++) print $i }' | sort | tr '\n' ' '; }
+tab=$(block 'show \t' | grep -v '^show' | grep -v '^thermpress>' | grep -v '^exit [0-9]' | words_of)
+q=$(block 'show \?' | grep '^  ' | awk '{print $1}' | words_of)
+assert_eq "$tab" "backends cpu status " "show TAB: one TAB lists the subcommands"
+assert_eq "$tab" "$q" "show TAB lists what show ? lists"
 assert_contains "$t" "exit 0" "quit leaves with status 0"
+
+# Keys: ^C drops the line being typed; ^C stops a running command (cap play puts the
+# caps back); ^L clears the screen and keeps the line; ^D leaves, ending the line.
+printf '0, big, 50%%\n60s, big, clear\n' >"$tmp/prof"
+printf '%s\n' 'cap set big 50%\c' 'show | inc big' "cap play $tmp/prof\\r\\c" \
+	'show | include big' 'sho\l' 'w | count' '\d' | shell_session --sim >"$tmp/t"
+t=$(cat "$tmp/t")
+assert_contains "$(block 'cap set big 50%\c')" "cap set big 50%^C
+thermpress> " "^C: ^C shown, a fresh prompt"
+b=$(block 'show | inc big')
+assert_eq "$(printf '%s\n' "$b" | grep -cE ' big +yes +1024 +1024 +2362/2362 ')" 4 "^C: the line typed did not run"
+b=$(block "cap play $tmp/prof\\r\\c")
+assert_contains "$b" "thermpress: cap play: interrupted; every cap was restored" "^C stops cap play in the shell"
+assert_contains "$b" "thermpress> " "the shell goes on after ^C"
+b=$(block 'show | include big')
+assert_eq "$(printf '%s\n' "$b" | grep -cE ' big +yes +[0-9]+ +1024 +2362/2362 +0 ')" 4 "^C: cap play's caps are back"
+assert_contains "$(block 'sho\l')" $'\e[H\e[2Jthermpress> sho' "^L: screen cleared, the line redrawn at the top"
+assert_eq "$(block 'w | count' | grep -x '[0-9]*')" 10 "^L: the line goes on (sho + w | count)"
+assert_contains "$t" '>>> \d
+
+exit 0' "^D: a newline, then the shell ends with status 0"
+assert_not_contains "$t" $'\a' "no bell"
 
 run "$TP" --sim shell
 assert_rc 2 "shell without a terminal"
