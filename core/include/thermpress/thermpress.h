@@ -141,7 +141,7 @@ enum tp_source_kind {
 struct tp_open_options {
 	enum tp_source_kind kind;
 	const char *root;		/* NULL: $THERMPRESS_ROOT, else "/" */
-	const char *plugin_dir;		/* NULL: $THERMPRESS_PLUGIN_DIR, else the installed dir */
+	const char *plugin_dir;		/* NULL: as tp_plugins_load() finds them */
 	/* simulator only */
 	const char *sim_preset;		/* NULL: "hikey960"; "db410c"; "smp:N" (N 1..4096) */
 	int sim_hz;			/* 0: TP_HZ_DEFAULT; else tp_sim_hz_valid() */
@@ -331,8 +331,8 @@ int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile sig_ato
 struct tp_plugin_set;
 
 /*
- * Load every backend plugin in dir (NULL: $THERMPRESS_PLUGIN_DIR, else the installed
- * directory).  Broken, incomplete or version-mismatched plugins are skipped and
+ * Load every backend plugin in dir (NULL: $THERMPRESS_PLUGIN_DIR, else the build tree
+ * the running program was built in, else the installed directory; docs/plugins.md).  Broken, incomplete or version-mismatched plugins are skipped and
  * listed as warnings; only an unreadable directory or no usable plugin fails.
  */
 int tp_plugins_load(const char *dir, struct tp_plugin_set **out, struct tp_error *err);
