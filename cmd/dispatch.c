@@ -231,8 +231,13 @@ int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc >= CMD_MAX_WORDS)
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "too many words (at most %d)",
 					       CMD_MAX_WORDS - 1);
-	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg)))
+	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg))) {
+		/* "cap --help": COMMAND --help works for a group too, as help cap */
+		if (!m.entry && *m.path && m.consumed < argc &&
+		    !strcmp(argv[m.consumed], "--help"))
+			return cmd_run_entry(ctx, &cmd_help_entry, m.consumed, argv);
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
+	}
 	return cmd_run_entry(ctx, m.entry, argc - m.consumed, argv + m.consumed);
 }
 

@@ -22,6 +22,6 @@ const struct cmd_arg global_options[] = {
 			"stdin)" },
 	[GOPT_HELP] = { .name = "--help", .short_name = "-h",
 		.help = "show the commands and options, then exit" },
-	[GOPT_VERSION] = { .name = "--version", .help = "show the version, then exit" },
+	[GOPT_VERSION] = { .name = "--version", .short_name = "-V", .help = "show the version, then exit" },
 	{ 0 },
 };
