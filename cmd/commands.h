@@ -288,6 +288,10 @@ int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
 	.values = (const char *const[]){ "scaling_max_freq", "cooling", NULL }, \
 	.help = "on a stock kernel, cap through scaling_max_freq (the default) or the " \
 		"cpufreq cooling device" }
+/* tp_cap_check_bare() of the VALUE text on each CPU of set: 0 (with a warning to show
+ * after capping in warn, or "") or an exit status (reported). */
+int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,
+		   char *warn, size_t len);
 /* Choose the cap method given with --via (not given: nothing); refused on a source that
  * is not a stock kernel.  0 or an exit status (reported). */
 int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via);

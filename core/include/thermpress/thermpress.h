@@ -93,6 +93,7 @@ struct tp_cpu {
 	int domain;			/* index into tp_snapshot.domains, or TP_NONE */
 	int64_t max_capacity;		/* 1..1024 */
 	int64_t max_freq_khz;
+	int64_t min_freq_khz;		/* the lowest it runs at; TP_NONE (or 0) when unknown */
 	int64_t capped_freq_khz;	/* == max_freq_khz when not capped */
 	int64_t capped_capacity;	/* max_capacity - pressure */
 	int64_t pressure;		/* instantaneous */
@@ -229,6 +230,17 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
  */
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
 		       uint64_t *khz, struct tp_error *err);
+
+/*
+ * A cap value written as a bare number ("50": kHz) is often a slip for 50% or 50MHz.
+ * Check text, before capping cpu with it: below the CPU's lowest frequency where the
+ * source knows it (tp_cpu.min_freq_khz), -EINVAL with a hint ("did you mean 50%?");
+ * where it does not, 0, and below a tenth of the maximum a warning (with the hint) in
+ * warn for the caller to show.  Otherwise 0 and warn[0] == '\0'.  A value with a unit
+ * ("50kHz", "900MHz") is taken as meant.
+ */
+int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
+		      struct tp_error *err);
 
 /* The instantaneous pressure: max_cap - max_cap * capped / max (mult_frac). */
 uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_khz);
