@@ -117,6 +117,7 @@ const struct cmd_entry cmd_backend_set_entry = {
 		"instant, pelt or decay.  With decay VALUE, also sets that backend's decay period "
 		"(as in decay set).  Switching resets the averaging state of every CPU; naming the "
 		"active backend changes nothing.",
+	.flags = CMD_CHANGES,
 	.exec = exec_backend_set,
 };
 
@@ -127,5 +128,6 @@ const struct cmd_entry cmd_decay_set_entry = {
 	.help = "Sets the decay period of the active backend: 250 (ms), 250ms, 1s.  pelt takes "
 		"the nearest half-life of 32 << shift ms (32 to 32768), decay takes 1 to 10000 ms, "
 		"instant has none.  Changing it resets the averaging state of every CPU.",
+	.flags = CMD_CHANGES,
 	.exec = exec_decay_set,
 };

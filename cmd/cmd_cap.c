@@ -129,6 +129,7 @@ const struct cmd_entry cmd_cap_set_entry = {
 		"its cpufreq cooling device's cur_state (--via cooling), and every original limit "
 		"is recorded in a state file first (see cap restore); --via is refused on any "
 		"other source.",
+	.flags = CMD_CHANGES,
 	.exec = exec_cap_set,
 };
 
@@ -142,5 +143,6 @@ const struct cmd_entry cmd_cap_clear_entry = {
 		"back (without a record: cpuinfo_max_freq, or cooling state 0 with --via "
 		"cooling); --via names the limit to clear as for cap set and is refused on any "
 		"other source.",
+	.flags = CMD_CHANGES,
 	.exec = exec_cap_clear,
 };

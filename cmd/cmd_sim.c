@@ -121,6 +121,7 @@ const struct cmd_entry cmd_sim_advance_entry = {
 		"--sim --virtual-clock, or --root on a tree served by sim serve --virtual-clock.  "
 		"A one-shot thermpress --sim starts a fresh simulator each time, so advance the "
 		"clock inside one script or shell, or use sim serve for a simulator that persists.",
+	.flags = CMD_CHANGES,
 	.exec = exec_sim_advance,
 };
 

@@ -27,6 +27,8 @@
 #define CMD_JSON	(1u << 1)	/* accepts --json */
 #define CMD_NO_SHELL	(1u << 2)	/* refused inside the shell */
 #define CMD_NO_SCRIPT	(1u << 3)	/* refused inside a script */
+#define CMD_CHANGES	(1u << 4)	/* changes the source's state for good (cap set): a
+					   one-shot --sim says that the change ends with it */
 
 struct cmd_ctx;
 struct cli_def;
@@ -241,6 +243,8 @@ void out_printf(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format
 int cmd_error(struct cmd_ctx *ctx, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cmd_warning(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "thermpress: note: ...": information on stderr, not a problem. */
+void cmd_note(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report a library error: parse failures (-EINVAL, -ERANGE) are usage errors. */
 int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 /* Check stdout after writing; returns 0 or EXIT_RUNTIME (message printed). */

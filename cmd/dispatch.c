@@ -200,6 +200,23 @@ static bool wants_help(const struct cmd_entry *e, int argc, char **argv)
 	return false;
 }
 
+/*
+ * A change made by a one-shot --sim command ends with it (each process starts a fresh
+ * simulator): say so once, and how to keep one.  Scripts and the shell keep theirs.
+ */
+static void note_sim_ends(struct cmd_ctx *ctx)
+{
+	char sim[64];
+
+	if (ctx->mode != MODE_ONESHOT || ctx->opts.kind != TP_SOURCE_SIM)
+		return;
+	snprintf(sim, sizeof(sim), "--sim%s%.40s", ctx->opts.sim_preset ? "=" : "",
+		 ctx->opts.sim_preset ? ctx->opts.sim_preset : "");
+	cmd_note(ctx, "the simulator's state ends with this command; keep one running with a "
+		 "script (thermpress %s -f FILE), the shell (thermpress %s shell) or sim serve "
+		 "(thermpress %s sim serve DIR, then --root DIR)", sim, sim, sim);
+}
+
 int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv)
 {
 	const struct cmd_entry *saved = ctx->entry;
@@ -219,6 +236,8 @@ int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char
 		ctx->status = e->exec(ctx, &args);
 		ctx->cmd_json = false;
 	}
+	if (!ctx->status && (e->flags & CMD_CHANGES))
+		note_sim_ends(ctx);
 	ctx->entry = saved;
 	return ctx->status;
 }
