@@ -87,6 +87,20 @@ static int make_mountpoint(struct cmd_ctx *ctx, const char *mountpoint, bool *cr
 	return 0;
 }
 
+int parse_sim_scenario(struct cmd_ctx *ctx, const char *name)
+{
+	char names[128] = "";
+
+	for (const char *const *s = tp_sim_scenarios(); *s; s++) {
+		size_t l = strlen(names);
+
+		if (!strcmp(name, *s))
+			return 0;
+		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", *s);
+	}
+	return cmd_error(ctx, EXIT_USAGE, "unknown scenario '%.64s' (expected %s)", name, names);
+}
+
 static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_open_options opts = ctx->opts;

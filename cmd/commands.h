@@ -153,8 +153,8 @@ extern const struct cmd_group cmd_groups[];		/* NULL name terminates */
 
 /* The global options (options.c): for parsing, --help, completion and the man page. */
 enum global_option_index {
-	GOPT_ROOT, GOPT_SIM, GOPT_HZ, GOPT_VIRTUAL_CLOCK, GOPT_JSON, GOPT_FILE, GOPT_HELP,
-	GOPT_VERSION,
+	GOPT_ROOT, GOPT_SIM, GOPT_HZ, GOPT_VIRTUAL_CLOCK, GOPT_SCENARIO, GOPT_JSON, GOPT_FILE,
+	GOPT_HELP, GOPT_VERSION,
 };
 extern const struct cmd_arg global_options[];	/* NULL name terminates */
 
@@ -286,6 +286,8 @@ int print_man(struct cmd_ctx *ctx);
 
 /* cmd_sim.c: --hz N (100, 250, 1000); 0 or EXIT_USAGE (reported). */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
+/* --scenario NAME: one of tp_sim_scenarios(); 0 or EXIT_USAGE (reported). */
+int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);
 
 /* cmd_cap.c: --via METHOD, shared by cap set, cap clear and cap hold. */
 #define CMD_OPT_VIA { .name = "--via", .kind = &kind_cap_method, \

@@ -47,6 +47,11 @@ static int apply_global(struct cmd_ctx *ctx, struct globals *g, int opt, const c
 	case GOPT_VIRTUAL_CLOCK:
 		ctx->opts.sim_virtual_clock = true;
 		break;
+	case GOPT_SCENARIO:
+		if (parse_sim_scenario(ctx, v))
+			return EXIT_USAGE;
+		ctx->opts.sim_scenario = v;
+		break;
 	case GOPT_JSON:
 		ctx->json = true;
 		break;
