@@ -189,13 +189,13 @@ void cmd_unoffered_message(const char *word, enum cmd_mode mode, char *msg, size
 		cmd_unknown_message(msg, msglen, "", word);
 }
 
-/* COMMAND --help (before any "--"), for a command whose words are not taken raw. */
+/* COMMAND --help or -h (before any "--"), for a command whose words are not taken raw. */
 static bool wants_help(const struct cmd_entry *e, int argc, char **argv)
 {
 	if (e->pos && (e->pos->flags & ARG_RAW))
 		return false;
 	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return true;
 	return false;
 }
@@ -251,9 +251,9 @@ int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "too many words (at most %d)",
 					       CMD_MAX_WORDS - 1);
 	if (cmd_resolve(argc, argv, &m, msg, sizeof(msg))) {
-		/* "cap --help": COMMAND --help works for a group too, as help cap */
+		/* "cap --help": COMMAND --help (-h) works for a group too, as help cap */
 		if (!m.entry && *m.path && m.consumed < argc &&
-		    !strcmp(argv[m.consumed], "--help"))
+		    (!strcmp(argv[m.consumed], "--help") || !strcmp(argv[m.consumed], "-h")))
 			return cmd_run_entry(ctx, &cmd_help_entry, m.consumed, argv);
 		return ctx->status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
 	}

@@ -48,6 +48,12 @@ for group in $("$TP" __commands | cut -d: -f1 | awk '{print $1}' | sort -u); do
 	assert_rc 0 "$group --help"
 done
 
+run "$TP" --sim show cpu -h
+assert_rc 0 "show cpu -h"
+assert_contains "$out" "usage: thermpress [OPTIONS] show cpu" "show cpu -h is show cpu --help"
+run "$TP" cap -h
+assert_eq "$out" "$help_cap" "cap -h prints help cap"
+
 run "$TP" -V
 assert_rc 0 "-V"
 version=$out
