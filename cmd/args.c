@@ -221,7 +221,54 @@ struct parse_state {
 	const struct cmd_entry *e;
 	struct cmd_args *out;
 	size_t filled;		/* positionals given so far (before "--") */
+	int argc;		/* the words, for messages that suggest a reordering */
+	char **argv;
+	int at;			/* the word being read */
 };
+
+/* The words of a command line as thermpress would take them: "cpu 0 --json". */
+static void join_words(char *buf, size_t len, int argc, char **argv)
+{
+	buf[0] = '\0';
+	for (int k = 0; k < argc; k++)
+		append(buf, len, "%s%s", *buf ? " " : "", argv[k]);
+}
+
+/*
+ * "show --json cpu 0": a subcommand's word after an option of its parent.  The words
+ * name a command once the options move after them: say so, with the reordered line.
+ */
+static int misplaced_subcommand(struct parse_state *st, const char *w)
+{
+	char path[160], words[512], opts[512];
+
+	snprintf(path, sizeof(path), "%s %s", st->e->path, w);
+	if (!cmd_find(path))
+		return 0;
+	join_words(words, sizeof(words), st->argc - st->at, st->argv + st->at);
+	join_words(opts, sizeof(opts), st->at, st->argv);
+	return cmd_error(st->ctx, EXIT_USAGE, "'%s' after an option: the command's words come "
+			 "first, then its options (%s %s %s)", w, st->e->path, words, opts);
+}
+
+/* "show --sim": an option of thermpress itself, given after the command. */
+static int misplaced_global(struct parse_state *st, const char *w)
+{
+	const char *value;
+
+	for (const struct cmd_arg *g = global_options; g->name; g++) {
+		if (args_match(g, w, &value) < 0)
+			continue;
+		if (st->ctx->mode != MODE_ONESHOT)
+			return cmd_usage_error(st->ctx, "'%s' is an option of thermpress itself, "
+					       "given when starting it", w);
+		bool needs = g->kind && !value && !(g->flags & ARG_VALUE_INLINE);
+		return cmd_usage_error(st->ctx, "'%s' is a global option: it goes before the "
+				       "command (thermpress %s%s%s %s ...)", w, w, needs ? " " : "",
+				       needs ? g->value_name : "", st->e->path);
+	}
+	return 0;
+}
 
 static int parse_value(struct parse_state *st, const struct cmd_arg *a, const char *text,
 		       struct cmd_parsed *p)
@@ -284,6 +331,12 @@ static int parse_positional(struct parse_state *st, char *w)
 		if (!st->e->pos && cmd_has_children(st->e->path) && w[0] != '-') {
 			const struct cmd_entry *saved = st->ctx->usage_of;
 			int status;
+
+			st->ctx->usage_of = NULL;
+			status = st->at ? misplaced_subcommand(st, w) : 0;
+			st->ctx->usage_of = saved;
+			if (status)
+				return status;
 
 			cmd_unknown_message(msg, sizeof(msg), st->ctx->mode, st->e->path, w);
 			st->ctx->usage_of = NULL;	/* the resolver's message, as for "cap frob" */
@@ -353,6 +406,7 @@ static int parse_words(struct parse_state *st, int argc, char **argv)
 		int match;
 		char *w = argv[i];
 
+		st->at = i;
 		p = positional_at(st->e, st->filled, &index);
 		if (!plain && p && (p->flags & ARG_RAW)) {
 			status = parse_positional(st, w);
@@ -369,7 +423,8 @@ static int parse_words(struct parse_state *st, int argc, char **argv)
 		if (a)
 			status = parse_option(st, a, index, match, value, argc, argv, &i);
 		else if (!plain && looks_like_option(w))
-			status = cmd_usage_error(st->ctx, "unknown option '%s'", w);
+			status = misplaced_global(st, w) ?:
+				 cmd_usage_error(st->ctx, "unknown option '%s'", w);
 		else
 			status = parse_positional(st, w);
 	}
@@ -379,7 +434,7 @@ static int parse_words(struct parse_state *st, int argc, char **argv)
 int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
 	       struct cmd_args *out)
 {
-	struct parse_state st = { ctx, e, out, 0 };
+	struct parse_state st = { ctx, e, out, 0, argc, argv, 0 };
 	const struct cmd_entry *saved = ctx->usage_of;
 	size_t json = count_args(e->opts);
 	int status;

@@ -22,6 +22,27 @@ static int list_backends(struct cmd_ctx *ctx, struct tp_backend_info *b, size_t 
 	return 0;
 }
 
+/*
+ * A backend may round the decay period asked for to one it has (pelt: 32 << shift):
+ * say what is in force when it differs.  name NULL: the active backend.
+ */
+static void warn_decay_in_force(struct cmd_ctx *ctx, const char *name, uint32_t asked)
+{
+	struct tp_backend_info b[TP_MAX_BACKENDS];
+	size_t n = 0;
+
+	if (list_backends(ctx, b, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (name ? strcmp(b[i].name, name) : !b[i].active)
+			continue;
+		if (b[i].decay_ms != TP_NONE && b[i].decay_ms != (int64_t)asked)
+			cmd_warning(ctx, "%.31s has no decay period of %u ms: %lld ms in force",
+				    b[i].name, asked, (long long)b[i].decay_ms);
+		return;
+	}
+}
+
 enum { POS_NAME };
 enum { OPT_DECAY };
 
@@ -67,6 +88,8 @@ static int exec_backend_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 	rc = tp_backend_set(ctx->src, name, decay, &err);
 	if (rc < 0)
 		return cmd_usage_tp_error(ctx, rc, &err);
+	if (args->opt[OPT_DECAY].given)
+		warn_decay_in_force(ctx, name, decay);
 	return 0;
 }
 
@@ -81,6 +104,7 @@ static int exec_decay_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 	rc = tp_decay_set(ctx->src, decay, &err);
 	if (rc < 0)
 		return cmd_usage_tp_error(ctx, rc, &err);
+	warn_decay_in_force(ctx, NULL, decay);
 	return 0;
 }
 
@@ -93,6 +117,7 @@ const struct cmd_entry cmd_backend_set_entry = {
 		"instant, pelt or decay.  With decay VALUE, also sets that backend's decay period "
 		"(as in decay set).  Switching resets the averaging state of every CPU; naming the "
 		"active backend changes nothing.",
+	.flags = CMD_CHANGES,
 	.exec = exec_backend_set,
 };
 
@@ -103,5 +128,6 @@ const struct cmd_entry cmd_decay_set_entry = {
 	.help = "Sets the decay period of the active backend: 250 (ms), 250ms, 1s.  pelt takes "
 		"the nearest half-life of 32 << shift ms (32 to 32768), decay takes 1 to 10000 ms, "
 		"instant has none.  Changing it resets the averaging state of every CPU.",
+	.flags = CMD_CHANGES,
 	.exec = exec_decay_set,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cap set, cap clear. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <thermpress/stock.h>
@@ -23,6 +24,30 @@ int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via)
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	return 0;
+}
+
+int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,
+		   char *warn, size_t len)
+{
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
+	struct tp_error err = { 0 };
+	char one[256];
+	int rc = 0;
+
+	warn[0] = '\0';
+	if (strspn(text, "0123456789") != strlen(text))
+		return 0;	/* not a bare number: nothing to take a snapshot for */
+	if (ctx_snapshot(ctx, &snap))
+		return ctx->status;
+	for (size_t i = 0; i < snap.nr_cpus && !rc; i++) {
+		if (!tp_cpuset_has(set, snap.cpus[i].cpu))
+			continue;
+		rc = tp_cap_check_bare(text, &snap.cpus[i], one, sizeof(one), &err);
+		if (!warn[0])
+			snprintf(warn, len, "%s", one);
+	}
+	tp_snapshot_release(&snap);
+	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 
 enum { POS_CPULIST, POS_VALUE };
@@ -55,10 +80,16 @@ static int exec_cap_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
 	if (rc)
 		return rc;
+	char warn[256];
+	rc = cap_check_bare(ctx, &set, args->pos[POS_VALUE].text, warn, sizeof(warn));
+	if (rc)
+		return rc;
 	/* the value checked against the CPUs' frequencies: a usage error is the VALUE's */
 	rc = tp_cap_set(ctx->src, &set, &args->pos[POS_VALUE].v.cap, &err);
 	if (rc < 0)
 		return cmd_usage_tp_error(ctx, rc, &err);
+	if (warn[0])
+		cmd_warning(ctx, "%s", warn);
 	return 0;
 }
 
@@ -89,12 +120,16 @@ const struct cmd_entry cmd_cap_set_entry = {
 		"such as big) as the cpufreq cooling device would.  VALUE is a frequency "
 		"(2362000 in kHz, 2.36GHz, 1800MHz, 1800000kHz), a capped capacity (cap=600: "
 		"the lowest frequency whose capacity is at least 600) or a percentage of each "
-		"CPU's top frequency (60%).  Everything is checked before anything is applied: "
+		"CPU's top frequency (60%).  A bare number is kHz: one below the CPU's lowest "
+		"frequency is refused where the source knows that frequency (did you mean "
+		"50%?), and applied with a warning below a tenth of the maximum where it does "
+		"not.  Everything is checked before anything is applied: "
 		"one bad CPU or value caps nothing.  On a stock kernel a whole frequency domain "
 		"is capped, through its scaling_max_freq (the default, --via scaling_max_freq) or "
 		"its cpufreq cooling device's cur_state (--via cooling), and every original limit "
 		"is recorded in a state file first (see cap restore); --via is refused on any "
 		"other source.",
+	.flags = CMD_CHANGES,
 	.exec = exec_cap_set,
 };
 
@@ -108,5 +143,6 @@ const struct cmd_entry cmd_cap_clear_entry = {
 		"back (without a record: cpuinfo_max_freq, or cooling state 0 with --via "
 		"cooling); --via names the limit to clear as for cap set and is refused on any "
 		"other source.",
+	.flags = CMD_CHANGES,
 	.exec = exec_cap_clear,
 };

@@ -163,9 +163,30 @@ static int record_real(struct cmd_ctx *ctx, struct recording *r)
 	return rc;
 }
 
+/*
+ * A trace with nothing to replay is still written, but said: no sample (the source
+ * gave no CPU with values), or no pressure at all (nothing was capped).
+ */
+static void warn_flat(struct cmd_ctx *ctx, const struct recording *r, size_t rows,
+		      int64_t peak)
+{
+	const char *name = strcmp(r->out, "-") ? r->out : "the trace";
+	bool sim = tp_source_kind(ctx->src) == TP_SOURCE_SIM;
+
+	if (!rows)
+		cmd_warning(ctx, "%s has no samples: %s gave no CPU with values to record",
+			    name, tp_source_describe(ctx->src));
+	else if (peak <= 0)
+		cmd_warning(ctx, "%s has no thermal pressure: no CPU was capped while recording%s",
+			    name, sim ? " (--scenario heat makes the simulator cap CPUs, or cap "
+			    "them from a script)" : "");
+}
+
 /* The trace complete: closed and put into place; then the command's failure said. */
 static int record_finish(struct cmd_ctx *ctx, struct recording *r)
 {
+	size_t rows = tp_recorder_rows(r->rec);
+	int64_t peak = tp_recorder_peak_pressure(r->rec);
 	int rc = tp_recorder_close(r->rec, &r->err);
 
 	r->rec = NULL;
@@ -175,6 +196,7 @@ static int record_finish(struct cmd_ctx *ctx, struct recording *r)
 	r->of = NULL;
 	if (rc)
 		return rc;
+	warn_flat(ctx, r, rows, peak);
 	if (r->command && (!WIFEXITED(r->wstatus) || WEXITSTATUS(r->wstatus)))
 		cmd_warning(ctx, "%s %s %d; the trace is complete", r->command[0],
 			    WIFEXITED(r->wstatus) ? "exited with status" : "was killed by signal",

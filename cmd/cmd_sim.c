@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "signals.h"
@@ -17,7 +19,8 @@ static const struct cmd_arg sim_advance_pos[] = {
 
 enum { OPT_PRESET, OPT_HZ, OPT_VIRTUAL_CLOCK, OPT_SCENARIO };
 static const struct cmd_arg sim_serve_pos[] = {
-	{ .name = "MOUNTPOINT", .kind = &kind_dir, .help = "an existing directory to serve at" },
+	{ .name = "MOUNTPOINT", .kind = &kind_dir,
+	  .help = "the directory to serve at (created when missing, removed again after)" },
 	{ 0 },
 };
 static const struct cmd_arg sim_serve_opts[] = {
@@ -63,6 +66,41 @@ int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
 			 tp_sim_hz_rates_text());
 }
 
+/*
+ * A missing mountpoint is created (its parent must exist), and *created says so, for
+ * removing it after; 0 or EXIT_RUNTIME (reported).
+ */
+static int make_mountpoint(struct cmd_ctx *ctx, const char *mountpoint, bool *created)
+{
+	struct stat st;
+
+	*created = false;
+	if (stat(mountpoint, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cmd_error(ctx, EXIT_RUNTIME, "mountpoint %s is not a directory", mountpoint);
+	if (stat(mountpoint, &st) == 0 || errno != ENOENT)
+		return 0;	/* there (or unreachable): the mount says what is wrong */
+	if (mkdir(mountpoint, 0755))
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot create the mountpoint %s: %s%s",
+				 mountpoint, strerror(errno),
+				 errno == ENOENT ? " (its parent directory does not exist)" : "");
+	*created = true;
+	return 0;
+}
+
+int parse_sim_scenario(struct cmd_ctx *ctx, const char *name)
+{
+	char names[128] = "";
+
+	for (const char *const *s = tp_sim_scenarios(); *s; s++) {
+		size_t l = strlen(names);
+
+		if (!strcmp(name, *s))
+			return 0;
+		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", *s);
+	}
+	return cmd_error(ctx, EXIT_USAGE, "unknown scenario '%.64s' (expected %s)", name, names);
+}
+
 static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_open_options opts = ctx->opts;
@@ -70,6 +108,7 @@ static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)
 	struct tp_error err = { 0 };
 	const char *mountpoint = args->pos[0].text;
 	int status = 0, rc;
+	bool created;
 
 	opts.kind = TP_SOURCE_SIM;
 	if (args->opt[OPT_PRESET].given)
@@ -93,18 +132,23 @@ static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, NULL);	/* exp_signals_restore() puts back the one from before */
 
-	rc = tp_source_open(&opts, &src, &err);
+	status = make_mountpoint(ctx, mountpoint, &created);
+	rc = status ? 0 : tp_source_open(&opts, &src, &err);
 	if (rc < 0) {
 		status = cmd_tp_error(ctx, rc, &err);
-	} else {
-		fprintf(stderr, "thermpress: serving %s at %s (interrupt to stop)\n",
-			tp_source_describe(src), mountpoint);
+	} else if (!status) {
+		fprintf(stderr, "thermpress: serving %s at %s (use it with thermpress --root %s); "
+			"Ctrl-C or kill -INT %ld stops it\n", tp_source_describe(src), mountpoint,
+			mountpoint, (long)getpid());
 		rc = tp_sim_serve(src, mountpoint, &exp_stop, &err);
 		if (rc < 0)
 			status = cmd_error(ctx, EXIT_RUNTIME, "%s",
 					   err.msg[0] ? err.msg : strerror(-rc));
 		tp_source_close(src);
 	}
+	if (created && rmdir(mountpoint))
+		cmd_warning(ctx, "cannot remove the mountpoint %s it created: %s", mountpoint,
+			    strerror(errno));
 	exp_signals_restore();
 	/* unmounted by now: end as the signal would have (128 + signal) */
 	if (status == 0)
@@ -121,6 +165,7 @@ const struct cmd_entry cmd_sim_advance_entry = {
 		"--sim --virtual-clock, or --root on a tree served by sim serve --virtual-clock.  "
 		"A one-shot thermpress --sim starts a fresh simulator each time, so advance the "
 		"clock inside one script or shell, or use sim serve for a simulator that persists.",
+	.flags = CMD_CHANGES,
 	.exec = exec_sim_advance,
 };
 
@@ -130,7 +175,8 @@ const struct cmd_entry cmd_sim_serve_entry = {
 	.opts = sim_serve_opts,
 	.summary = "serve the simulator as a kernel interface over FUSE",
 	.help = "Runs a simulator and serves the patched kernel's interface (docs/abi.md) at "
-		"MOUNTPOINT/sys/kernel/debug/sched/thermal_pressure with FUSE, in the foreground, "
+		"MOUNTPOINT/sys/kernel/debug/sched/thermal_pressure with FUSE, in the foreground "
+		"(MOUNTPOINT is created when missing, and removed again at the end), "
 		"until a signal stops it: SIGINT, SIGTERM, SIGHUP or SIGQUIT unmount it and exit "
 		"with status 128 + the signal's number (SIGPIPE is ignored).  Another process then reads "
 		"and steers it as it would a patched kernel: thermpress --root MOUNTPOINT.  The "

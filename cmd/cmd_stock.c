@@ -67,12 +67,18 @@ static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
 		      const struct tp_cpuset *set, struct tp_limits **before)
 {
 	struct tp_error err = { 0 };
-	int rc = tp_source_journal(ctx->src, &err);
+	char warn[256];
+	int rc = cap_check_bare(ctx, set, args->pos[POS_VALUE].text, warn, sizeof(warn));
 
+	if (rc)
+		return rc;
+	rc = tp_source_journal(ctx->src, &err);
 	if (rc == 0)
 		rc = tp_limits_save(ctx->src, set, before, &err);
 	if (rc == 0 && !exp_stop)
 		rc = tp_cap_set(ctx->src, set, &args->pos[POS_VALUE].v.cap, &err);
+	if (rc == 0 && warn[0])
+		cmd_warning(ctx, "%s", warn);
 	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 

@@ -27,6 +27,8 @@
 #define CMD_JSON	(1u << 1)	/* accepts --json */
 #define CMD_NO_SHELL	(1u << 2)	/* refused inside the shell */
 #define CMD_NO_SCRIPT	(1u << 3)	/* refused inside a script */
+#define CMD_CHANGES	(1u << 4)	/* changes the source's state for good (cap set): a
+					   one-shot --sim says that the change ends with it */
 
 struct cmd_ctx;
 struct cli_def;
@@ -153,8 +155,8 @@ extern const struct cmd_group cmd_groups[];		/* NULL name terminates */
 
 /* The global options (options.c): for parsing, --help, completion and the man page. */
 enum global_option_index {
-	GOPT_ROOT, GOPT_SIM, GOPT_HZ, GOPT_VIRTUAL_CLOCK, GOPT_JSON, GOPT_FILE, GOPT_HELP,
-	GOPT_VERSION,
+	GOPT_ROOT, GOPT_SIM, GOPT_HZ, GOPT_VIRTUAL_CLOCK, GOPT_SCENARIO, GOPT_JSON, GOPT_FILE,
+	GOPT_HELP, GOPT_VERSION,
 };
 extern const struct cmd_arg global_options[];	/* NULL name terminates */
 
@@ -253,6 +255,8 @@ void out_printf(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format
 int cmd_error(struct cmd_ctx *ctx, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cmd_warning(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "thermpress: note: ...": information on stderr, not a problem. */
+void cmd_note(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report a library error: parse failures (-EINVAL, -ERANGE) are usage errors. */
 int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 /* Check stdout after writing; returns 0 or EXIT_RUNTIME (message printed). */
@@ -294,12 +298,18 @@ int print_man(struct cmd_ctx *ctx);
 
 /* cmd_sim.c: --hz N (100, 250, 1000); 0 or EXIT_USAGE (reported). */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
+/* --scenario NAME: one of tp_sim_scenarios(); 0 or EXIT_USAGE (reported). */
+int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);
 
 /* cmd_cap.c: --via METHOD, shared by cap set, cap clear and cap hold. */
 #define CMD_OPT_VIA { .name = "--via", .kind = &kind_cap_method, \
 	.values = (const char *const[]){ "scaling_max_freq", "cooling", NULL }, \
 	.help = "on a stock kernel, cap through scaling_max_freq (the default) or the " \
 		"cpufreq cooling device" }
+/* tp_cap_check_bare() of the VALUE text on each CPU of set: 0 (with a warning to show
+ * after capping in warn, or "") or an exit status (reported). */
+int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,
+		   char *warn, size_t len);
 /* Choose the cap method given with --via (not given: nothing); refused on a source that
  * is not a stock kernel.  0 or an exit status (reported). */
 int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via);

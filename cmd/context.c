@@ -12,6 +12,11 @@ struct tp_source *ctx_source(struct cmd_ctx *ctx)
 
 	if (ctx->src)
 		return ctx->src;
+	/* sim serve and top --scenario open their own simulator: only here is it wrong */
+	if (ctx->opts.sim_scenario && ctx->opts.kind != TP_SOURCE_SIM) {
+		ctx->status = cmd_error(ctx, EXIT_USAGE, "--scenario needs the simulator (--sim)");
+		return NULL;
+	}
 	rc = tp_source_open(&ctx->opts, &ctx->src, &err);
 	if (rc < 0) {
 		ctx->src = NULL;

@@ -47,6 +47,11 @@ static int apply_global(struct cmd_ctx *ctx, struct globals *g, int opt, const c
 	case GOPT_VIRTUAL_CLOCK:
 		ctx->opts.sim_virtual_clock = true;
 		break;
+	case GOPT_SCENARIO:
+		if (parse_sim_scenario(ctx, v))
+			return EXIT_USAGE;
+		ctx->opts.sim_scenario = v;
+		break;
 	case GOPT_JSON:
 		ctx->json = true;
 		break;
@@ -93,6 +98,18 @@ static int parse_globals(struct cmd_ctx *ctx, struct globals *g, int argc, char 
 	return i;
 }
 
+/* A preset's name (hikey960, smp:64): after "--sim ", it was meant as --sim=PRESET. */
+static bool is_preset_word(const char *w)
+{
+	for (const char *const *v = global_options[GOPT_SIM].values; *v; v++) {
+		size_t l = strlen(*v);
+
+		if ((*v)[l - 1] == ':' ? !strncmp(w, *v, l) : !strcmp(w, *v))
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
@@ -106,6 +123,10 @@ int main(int argc, char **argv)
 	i = parse_globals(&ctx, &g, argc, argv);
 	if (i < 0)
 		return EXIT_USAGE;
+	if (i > 1 && i < argc && !strcmp(argv[i - 1], "--sim") && is_preset_word(argv[i]))
+		return cmd_error(&ctx, EXIT_USAGE, "unknown command '%s': a preset is given as "
+				 "--sim=%s (thermpress --sim=%s %s)", argv[i], argv[i], argv[i],
+				 i + 1 < argc ? argv[i + 1] : "show");
 	if (ctx.opts.root && ctx.opts.kind == TP_SOURCE_SIM)
 		return cmd_error(&ctx, EXIT_USAGE, "--root and --sim exclude each other");
 	/* --root keeps AUTO: the patched interface there, else that root's stock kernel */

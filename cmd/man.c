@@ -161,7 +161,7 @@ int print_man(struct cmd_ctx *ctx)
 	man_sections();
 	printf(".SH EXAMPLES\n.nf\n");
 	printf("thermpress \\-\\-sim show\n");
-	printf("printf 'cap set big 60%%\\\\nsim advance 400ms\\\\nshow\\\\n' |\n"
+	printf("printf '%%s\\\\n' 'cap set big 60%%' 'sim advance 400ms' show |\n"
 	       "    thermpress \\-\\-sim \\-\\-virtual\\-clock\n");
 	printf("thermpress sim serve \\-\\-virtual\\-clock /tmp/tp &\n");
 	printf("thermpress \\-\\-root /tmp/tp \\-\\-json show status\n");

@@ -16,12 +16,16 @@ const struct cmd_arg global_options[] = {
 	[GOPT_HZ] = CMD_OPT_HZ,
 	[GOPT_VIRTUAL_CLOCK] = { .name = "--virtual-clock",
 		.help = "run the simulator on a virtual clock that only sim advance moves" },
+	[GOPT_SCENARIO] = { .name = "--scenario", .kind = &kind_scenario, .value_name = "NAME",
+		.help = "run the simulator with a thermal scenario, for every command: heat (a "
+			"heat model under a busy/light load cycle caps the big cluster as a "
+			"thermal governor would; docs/simulator.md)" },
 	[GOPT_JSON] = { .name = "--json", .help = "print show commands as JSON (docs/json.md)" },
 	[GOPT_FILE] = { .name = "-f", .kind = &kind_file, .value_name = "FILE",
 		.help = "run the commands of FILE in order, stopping at the first failure (- for "
 			"stdin)" },
 	[GOPT_HELP] = { .name = "--help", .short_name = "-h",
 		.help = "show the commands and options, then exit" },
-	[GOPT_VERSION] = { .name = "--version", .help = "show the version, then exit" },
+	[GOPT_VERSION] = { .name = "--version", .short_name = "-V", .help = "show the version, then exit" },
 	{ 0 },
 };

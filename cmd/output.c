@@ -108,6 +108,15 @@ void cmd_warning(struct cmd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cmd_note(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(ctx, "note: ", fmt, ap);
+	va_end(ap);
+}
+
 static void lower_strerror(int errnum, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", strerror(errnum));

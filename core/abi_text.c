@@ -541,6 +541,7 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 		}
 		cpu->max_capacity = vals[COL_MAXCAP];
 		cpu->max_freq_khz = vals[COL_MAXF];
+		cpu->min_freq_khz = TP_NONE;	/* the interface does not give it */
 		cpu->capped_freq_khz = vals[COL_CAPF];
 		cpu->capped_capacity = TP_NONE;
 		cpu->pressure = vals[COL_P];

@@ -197,6 +197,50 @@ static uint64_t mul_div_round_up(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)(p / c + (p % c != 0));
 }
 
+/*
+ * "; did you mean 50%?" for a frequency that reads like a percentage (1..100), or
+ * "; did you mean 1800MHz?" when the number fits the CPU in MHz; else "".
+ */
+static void slip_hint(uint64_t value, const struct tp_cpu *cpu, char *buf, size_t len)
+{
+	uint64_t low = cpu->min_freq_khz > 0 ? (uint64_t)cpu->min_freq_khz : 1;
+
+	if (value >= 1 && value <= 100)
+		snprintf(buf, len, "; did you mean %llu%%?", (unsigned long long)value);
+	else if (value <= (uint64_t)cpu->max_freq_khz / 1000 && value * 1000 >= low)
+		snprintf(buf, len, "; did you mean %lluMHz?", (unsigned long long)value);
+	else
+		buf[0] = '\0';
+}
+
+int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
+		      struct tp_error *err)
+{
+	char hint[64];
+	uint64_t khz;
+
+	if (len)
+		warn[0] = '\0';
+	if (!*text || strspn(text, "0123456789") != strlen(text) ||
+	    tp_parse_freq_khz(text, &khz, NULL) < 0 || cpu->max_freq_khz <= 0 ||
+	    khz > (uint64_t)cpu->max_freq_khz)
+		return 0;	/* a unit, or refused anyway by tp_cap_resolve_khz */
+	slip_hint(khz, cpu, hint, sizeof(hint));
+	if (cpu->min_freq_khz > 0) {
+		if (khz >= (uint64_t)cpu->min_freq_khz)
+			return 0;
+		return tp_error_set(err, -EINVAL,
+			"%llu kHz is below cpu %d's lowest frequency (%lld..%lld kHz)%s",
+			(unsigned long long)khz, cpu->cpu, (long long)cpu->min_freq_khz,
+			(long long)cpu->max_freq_khz, hint);
+	}
+	if (khz < (uint64_t)cpu->max_freq_khz / 10 && len)
+		snprintf(warn, len, "%llu kHz is below a tenth of cpu %d's maximum (%lld kHz), "
+			 "and its lowest frequency is unknown%s", (unsigned long long)khz,
+			 cpu->cpu, (long long)cpu->max_freq_khz, hint);
+	return 0;
+}
+
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
 		       uint64_t *khz, struct tp_error *err)
 {

@@ -46,21 +46,33 @@ static void do_cap(struct tp_source *src, struct model *m, struct layout *l, str
 	struct tp_cap_value v;
 	struct tp_error err = { 0 };
 	struct tp_cpuset set;
-	char who[64];
+	char who[64], warn[256] = "", one[256];
 	int rc;
 
 	sel_name(m, l, who, sizeof(who));
 	rc = tp_parse_cap_value(ui->input, &v, &err);
 	if (rc >= 0) {
 		model_sel_cpus(m, &set);
-		rc = tp_cap_set(src, &set, &v, &err);
+		/* a bare number, checked as cap set checks it (a slip for 50% or 50MHz) */
+		for (size_t i = 0; i < m->snap.nr_cpus && rc >= 0; i++) {
+			if (!tp_cpuset_has(&set, m->snap.cpus[i].cpu))
+				continue;
+			rc = tp_cap_check_bare(ui->input, &m->snap.cpus[i], one, sizeof(one), &err);
+			if (!warn[0])
+				snprintf(warn, sizeof(warn), "%s", one);
+		}
 	}
+	if (rc >= 0)
+		rc = tp_cap_set(src, &set, &v, &err);
 	if (rc < 0) {
 		ui_status(ui, true, "error: %s", err.msg[0] ? err.msg : "cap refused");
 		return;
 	}
 	after_change(src, m);
-	ui_status(ui, false, "capped %s at %s", who, ui->input);
+	if (warn[0])
+		ui_status(ui, true, "capped %s at %s; warning: %s", who, ui->input, warn);
+	else
+		ui_status(ui, false, "capped %s at %s", who, ui->input);
 }
 
 static void do_clear(struct tp_source *src, struct model *m, struct layout *l, struct ui *ui)

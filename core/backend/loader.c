@@ -8,10 +8,13 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <thermpress/thermpress.h>
 
@@ -251,23 +254,14 @@ static int load_one(struct tp_plugin_set *set, const char *path)
 	return 0;
 }
 
-static const char *default_dir(void)
-{
-	const char *env = getenv(TP_ENV_PLUGIN_DIR);
-
-	return env && *env ? env : TP_PLUGIN_INSTALL_DIR;
-}
-
-int tp_plugins_load(const char *dir, struct tp_plugin_set **out, struct tp_error *err)
+/* Every plugin of dir, or the error (an unreadable directory, no usable plugin). */
+static int load_dir(const char *dir, struct tp_plugin_set **out, struct tp_error *err)
 {
 	struct tp_plugin_set *set;
 	char **names = NULL;
 	size_t count = 0;
 	int ret;
 
-	*out = NULL;
-	if (!dir)
-		dir = default_dir();
 	ret = list_dir(dir, &names, &count, err);
 	if (ret)
 		return ret;
@@ -307,6 +301,90 @@ out:
 		free(names[i]);
 	free(names);
 	return ret;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The plugins of the build tree the running program sits in, into buf; false when it
+ * does not run from one.  A meson build directory holds meson-private/; the programs
+ * are at most three levels below it (cmd/thermpress, tests/bench/...).  Found from
+ * /proc/self/exe, not a path compiled in, so that a moved build tree still works and
+ * an installed program never looks into the tree it was built in.
+ */
+static bool build_tree_dir(char *buf, size_t len)
+{
+	char exe[PATH_MAX], probe[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	for (int up = 0; up < 3 && (slash = strrchr(exe, '/')) && slash != exe; up++) {
+		*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/meson-private", exe);
+		if (!is_dir(probe))
+			continue;
+		if (snprintf(buf, len, "%s/plugins", exe) >= (int)len)
+			return false;
+		return is_dir(buf);
+	}
+	return false;
+}
+
+/* Why dir gave no plugin, in a few words for a message that lists several. */
+static const char *short_reason(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return strerror(errno);
+	return S_ISDIR(st.st_mode) ? "no usable plugin" : "not a directory";
+}
+
+/*
+ * No directory named by the caller: $THERMPRESS_PLUGIN_DIR when set (and only it),
+ * else the plugins of the build tree the program runs from, else the installed
+ * directory.  When none works, the message says what was tried, briefly: it has to
+ * fit struct tp_error with two paths in it.
+ */
+static int load_default(struct tp_plugin_set **out, struct tp_error *err)
+{
+	const char *env = getenv(TP_ENV_PLUGIN_DIR);
+	char build[PATH_MAX], tried[PATH_MAX + 64] = "";
+	struct tp_error one = { 0 };
+	int ret;
+
+	if (env && *env) {
+		ret = load_dir(env, out, &one);
+		if (ret)
+			tp_error_set(err, ret, "%s (from %s)", one.msg, TP_ENV_PLUGIN_DIR);
+		return ret;
+	}
+	if (build_tree_dir(build, sizeof(build))) {
+		if (!load_dir(build, out, &one))
+			return 0;
+		snprintf(tried, sizeof(tried), "%s (build tree: %s), ", build,
+			 short_reason(build));
+	}
+	ret = load_dir(TP_PLUGIN_INSTALL_DIR, out, &one);
+	if (!ret)
+		return 0;
+	return tp_error_set(err, ret, "no backend plugins: tried %s%s (installed: %s); set %s to their directory",
+			    tried, TP_PLUGIN_INSTALL_DIR, short_reason(TP_PLUGIN_INSTALL_DIR),
+			    TP_ENV_PLUGIN_DIR);
+}
+
+int tp_plugins_load(const char *dir, struct tp_plugin_set **out, struct tp_error *err)
+{
+	*out = NULL;
+	return dir ? load_dir(dir, out, err) : load_default(out, err);
 }
 
 void tp_plugins_free(struct tp_plugin_set *set)

@@ -55,6 +55,7 @@ struct tp_recorder {
 	uint64_t interval, t_start, next_sample, now;
 	int64_t *last_capped;
 	size_t ncpus;
+	int64_t peak;		/* the highest pressure or average sampled, TP_NONE: none */
 };
 
 static int write_sample(struct tp_recorder *rec, struct tp_error *err)
@@ -63,6 +64,14 @@ static int write_sample(struct tp_recorder *rec, struct tp_error *err)
 
 	for (size_t i = 0; i < rec->snap.nr_cpus && i < rec->ncpus; i++)
 		rec->last_capped[i] = rec->snap.cpus[i].capped_freq_khz;
+	for (size_t i = 0; i < rec->snap.nr_cpus; i++) {
+		const struct tp_cpu *c = &rec->snap.cpus[i];
+
+		if (c->pressure != TP_NONE && c->pressure > rec->peak)
+			rec->peak = c->pressure;
+		if (c->avg_pressure != TP_NONE && c->avg_pressure > rec->peak)
+			rec->peak = c->avg_pressure;
+	}
 	return rc;
 }
 
@@ -80,6 +89,7 @@ int tp_recorder_open(struct tp_source *src, FILE *fp, const struct tp_record_opt
 	if (!rec)
 		return tp_error_set(err, -ENOMEM, "out of memory for a recorder");
 	rec->src = src;
+	rec->peak = TP_NONE;
 	tp_snapshot_init(&rec->snap);
 	rec->interval = opts->interval_ns;
 	tp_trace_meta_init(&meta);
@@ -184,6 +194,11 @@ uint64_t tp_recorder_elapsed_ns(const struct tp_recorder *rec)
 size_t tp_recorder_rows(const struct tp_recorder *rec)
 {
 	return rec->w ? tp_trace_writer_rows(rec->w) : 0;
+}
+
+int64_t tp_recorder_peak_pressure(const struct tp_recorder *rec)
+{
+	return rec->peak;
 }
 
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err)

@@ -377,6 +377,7 @@ int tpsim_snapshot(struct tp_sim *sim, struct tp_snapshot *snap, struct tp_error
 		c->domain = sim->domain[cpu];
 		c->max_capacity = dd->max_capacity;
 		c->max_freq_khz = (int64_t)dd->max_khz;
+		c->min_freq_khz = (int64_t)dd->opps_khz[0];	/* the lowest operating point */
 		c->capped_freq_khz = (int64_t)sim->capped_khz[cpu];
 		c->pressure = (int64_t)sim->pressure[cpu];
 		c->capped_capacity = c->max_capacity - c->pressure;

@@ -137,6 +137,8 @@ static int read_policies(struct stock *s, struct tp_error *err)
 			continue;
 		if (stock_freq_hw_max(s, c->cpu, &p->hw_max_khz) < 0)
 			continue;	/* a cpufreq directory without limits: no policy */
+		if (stock_freq_hw_min(s, c->cpu, &p->hw_min_khz) < 0)
+			p->hw_min_khz = TP_NONE;
 		if (stock_freq_related(s, c->cpu, &related, &nrel) < 0) {
 			related = malloc(sizeof(*related));
 			if (!related)
@@ -438,6 +440,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 		}
 		o->max_capacity = c->max_capacity;
 		o->max_freq_khz = p ? p->hw_max_khz : TP_NONE;
+		o->min_freq_khz = p ? p->hw_min_khz : TP_NONE;
 		o->capped_freq_khz = p && cap != TP_NONE ?
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */

@@ -29,6 +29,7 @@ struct stock_policy {
 	int *cpus;			/* related CPUs, ascending */
 	size_t nr_cpus;
 	int64_t hw_max_khz;		/* cpuinfo_max_freq */
+	int64_t hw_min_khz;		/* cpuinfo_min_freq, TP_NONE when unknown */
 	uint64_t *freqs;		/* scaling_available_frequencies, descending */
 	size_t nr_freqs;
 	int cooling;			/* index into stock.cooling, -1 */
@@ -133,6 +134,7 @@ void stock_trace_events(const struct stock *s, int *thermal, int *hw, char *dir,
 
 bool stock_freq_present(const struct stock *s, int cpu);
 int stock_freq_hw_max(const struct stock *s, int cpu, int64_t *khz);
+int stock_freq_hw_min(const struct stock *s, int cpu, int64_t *khz);
 int stock_freq_scaling_max(const struct stock *s, int cpu, int64_t *khz);
 int stock_freq_related(const struct stock *s, int cpu, int **cpus, size_t *n);
 int stock_freq_available(const struct stock *s, int cpu, uint64_t **freqs, size_t *n);

@@ -71,6 +71,19 @@ int stock_freq_hw_max(const struct stock *s, int cpu, int64_t *khz)
 	return direct_i64(s, cpu, "cpuinfo_max_freq", khz);
 }
 
+int stock_freq_hw_min(const struct stock *s, int cpu, int64_t *khz)
+{
+	if (s->real_root) {
+		unsigned long min = 0, max = 0;
+
+		if (cpufreq_get_hardware_limits((unsigned)cpu, &min, &max) != 0 || min == 0)
+			return -ENODATA;
+		*khz = (int64_t)min;
+		return 0;
+	}
+	return direct_i64(s, cpu, "cpuinfo_min_freq", khz);
+}
+
 int stock_freq_scaling_max(const struct stock *s, int cpu, int64_t *khz)
 {
 	if (s->real_root) {

@@ -266,6 +266,32 @@ static void check_resolve(const struct tp_cap_value *value, int64_t max_khz, int
 	}
 }
 
+/* A bare number below the lowest frequency: refused where it is known; where it is
+ * not, a warning below a tenth of the maximum.  Anything else passes silently. */
+static void check_bare(const char *text, const struct tp_cap_value *value, int64_t max_khz)
+{
+	struct tp_cpu cpu = { .cpu = 3, .max_freq_khz = max_khz, .max_capacity = 1024,
+			      .min_freq_khz = max_khz / 4 + 1 };
+	struct tp_error err = { 0 };
+	char warn[256];
+	bool bare = *text && strspn(text, "0123456789") == strlen(text);
+	bool in_range = value->kind == TP_CAP_KHZ && value->value <= (uint64_t)max_khz;
+	int rc = tp_cap_check_bare(text, &cpu, warn, sizeof(warn), &err);
+
+	FUZZ_CHECK((rc < 0) == (bare && in_range && value->value < (uint64_t)cpu.min_freq_khz),
+		   "'%s' on %lld..%lld kHz: rc %d", text, (long long)cpu.min_freq_khz,
+		   (long long)max_khz, rc);
+	FUZZ_CHECK(rc < 0 ? rc == -EINVAL && strstr(err.msg, "lowest frequency") : !warn[0],
+		   "'%s' with a known lowest frequency: rc %d '%s' warning '%s'", text, rc,
+		   err.msg, warn);
+	cpu.min_freq_khz = TP_NONE;
+	rc = tp_cap_check_bare(text, &cpu, warn, sizeof(warn), &err);
+	FUZZ_CHECK(rc == 0 && (warn[0] != '\0') ==
+		   (bare && in_range && value->value < (uint64_t)max_khz / 10),
+		   "'%s' on ..%lld kHz, lowest unknown: rc %d warning '%s'", text,
+		   (long long)max_khz, rc, warn);
+}
+
 static void check_cap_value(const char *text, const uint8_t *cpu_bytes)
 {
 	struct tp_cap_value got = { 0 }, want = { 0 };
@@ -287,6 +313,7 @@ static void check_cap_value(const char *text, const uint8_t *cpu_bytes)
 		int64_t max_cap = (int64_t)(get_u64(cpu_bytes + 8) % 1024) + 1;
 
 		check_resolve(&got, max_khz ? max_khz : 1, max_cap);
+		check_bare(text, &got, max_khz ? max_khz : 1);
 	}
 }
 

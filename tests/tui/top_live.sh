@@ -59,6 +59,10 @@ t send-keys c "fast" Enter
 check "unparsable cap: error shown" wait_for "error: " 5
 check "unparsable cap: names the value" grep -q "error: .*fast" "$TMPD/last"
 check "unparsable cap: cpu 4 still 1180/2362" bash -c "[[ \"\$1\" =~ \ 1180/2362\ +513\  ]]" _ "$(row 4)"
+# a bare number is kHz: below the lowest operating point, refused with the hint of cap set
+t send-keys c "50" Enter
+check "slip cap: refused with a hint" wait_for "did you mean 50%?" 5
+check "slip cap: cpu 4 still 1180/2362" bash -c "[[ \"\$1\" =~ \ 1180/2362\ +513\  ]]" _ "$(row 4)"
 
 # ---- a cluster: select big, cap it by percent, then clear it with x
 t send-keys Up

@@ -261,6 +261,42 @@ static void test_cap_resolve_huge(void **state)
 	assert_true(khz == UINT64_C(600000000000000000));
 }
 
+/* A bare number below the lowest frequency the CPU runs at: refused with a hint where
+ * the lowest is known; where it is not, allowed, with a warning below a tenth of the
+ * maximum.  A value with a unit is taken as meant. */
+static void test_cap_check_bare(void **state)
+{
+	struct tp_cpu cpu = { .cpu = 4, .max_capacity = 1024, .max_freq_khz = 2362000,
+			      .min_freq_khz = 903000 };
+	struct tp_error err = { 0 };
+	char warn[256];
+
+	assert_int_equal(tp_cap_check_bare("50", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_string_equal(err.msg, "50 kHz is below cpu 4's lowest frequency "
+			    "(903000..2362000 kHz); did you mean 50%?");
+	assert_int_equal(tp_cap_check_bare("1800", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "; did you mean 1800MHz?"));
+	err.msg[0] = '\0';
+	assert_int_equal(tp_cap_check_bare("902999", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_null(strstr(err.msg, "did you mean"));
+	assert_int_equal(tp_cap_check_bare("903000", &cpu, warn, sizeof(warn), &err), 0);
+	assert_string_equal(warn, "");
+	assert_int_equal(tp_cap_check_bare("900MHz", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("50kHz", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("50%", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("cap=50", &cpu, warn, sizeof(warn), &err), 0);
+	assert_string_equal(warn, "");
+
+	cpu.min_freq_khz = TP_NONE;
+	assert_int_equal(tp_cap_check_bare("50", &cpu, warn, sizeof(warn), &err), 0);
+	assert_string_equal(warn, "50 kHz is below a tenth of cpu 4's maximum (2362000 kHz), "
+			    "and its lowest frequency is unknown; did you mean 50%?");
+	assert_int_equal(tp_cap_check_bare("236200", &cpu, warn, sizeof(warn), &err), 0);
+	assert_string_equal(warn, "");	/* a tenth: plausible */
+	assert_int_equal(tp_cap_check_bare("50kHz", &cpu, warn, sizeof(warn), &err), 0);
+	assert_string_equal(warn, "");
+}
+
 static void test_cpuset_format(void **state)
 {
 	struct tp_cpuset s;
@@ -293,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_cap_value),
 		cmocka_unit_test(test_pressure),
 		cmocka_unit_test(test_cap_resolve_huge),
+		cmocka_unit_test(test_cap_check_bare),
 		cmocka_unit_test(test_percent_digits),
 		cmocka_unit_test(test_cpuset_format),
 	};

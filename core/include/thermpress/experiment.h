@@ -299,6 +299,9 @@ int tp_recorder_sample(struct tp_recorder *rec, struct tp_error *err);
 int tp_recorder_advance(struct tp_recorder *rec, uint64_t ns, struct tp_error *err);
 uint64_t tp_recorder_elapsed_ns(const struct tp_recorder *rec);
 size_t tp_recorder_rows(const struct tp_recorder *rec);
+/* The highest pressure or averaged pressure of any CPU sampled so far; 0: the recording
+ * is flat; TP_NONE: the source gave no pressure at all. */
+int64_t tp_recorder_peak_pressure(const struct tp_recorder *rec);
 /* Finish the trace and free rec (always). */
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err);
 

@@ -93,6 +93,7 @@ struct tp_cpu {
 	int domain;			/* index into tp_snapshot.domains, or TP_NONE */
 	int64_t max_capacity;		/* 1..1024 */
 	int64_t max_freq_khz;
+	int64_t min_freq_khz;		/* the lowest it runs at; TP_NONE (or 0) when unknown */
 	int64_t capped_freq_khz;	/* == max_freq_khz when not capped */
 	int64_t capped_capacity;	/* max_capacity - pressure */
 	int64_t pressure;		/* instantaneous */
@@ -141,7 +142,7 @@ enum tp_source_kind {
 struct tp_open_options {
 	enum tp_source_kind kind;
 	const char *root;		/* NULL: $THERMPRESS_ROOT, else "/" */
-	const char *plugin_dir;		/* NULL: $THERMPRESS_PLUGIN_DIR, else the installed dir */
+	const char *plugin_dir;		/* NULL: as tp_plugins_load() finds them */
 	/* simulator only */
 	const char *sim_preset;		/* NULL: "hikey960"; "db410c"; "smp:N" (N 1..4096) */
 	int sim_hz;			/* 0: TP_HZ_DEFAULT; else tp_sim_hz_valid() */
@@ -229,6 +230,17 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
  */
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
 		       uint64_t *khz, struct tp_error *err);
+
+/*
+ * A cap value written as a bare number ("50": kHz) is often a slip for 50% or 50MHz.
+ * Check text, before capping cpu with it: below the CPU's lowest frequency where the
+ * source knows it (tp_cpu.min_freq_khz), -EINVAL with a hint ("did you mean 50%?");
+ * where it does not, 0, and below a tenth of the maximum a warning (with the hint) in
+ * warn for the caller to show.  Otherwise 0 and warn[0] == '\0'.  A value with a unit
+ * ("50kHz", "900MHz") is taken as meant.
+ */
+int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
+		      struct tp_error *err);
 
 /* The instantaneous pressure: max_cap - max_cap * capped / max (mult_frac). */
 uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_khz);
@@ -331,8 +343,8 @@ int tp_sim_serve(struct tp_source *src, const char *mountpoint, volatile sig_ato
 struct tp_plugin_set;
 
 /*
- * Load every backend plugin in dir (NULL: $THERMPRESS_PLUGIN_DIR, else the installed
- * directory).  Broken, incomplete or version-mismatched plugins are skipped and
+ * Load every backend plugin in dir (NULL: $THERMPRESS_PLUGIN_DIR, else the build tree
+ * the running program was built in, else the installed directory; docs/plugins.md).  Broken, incomplete or version-mismatched plugins are skipped and
  * listed as warnings; only an unreadable directory or no usable plugin fails.
  */
 int tp_plugins_load(const char *dir, struct tp_plugin_set **out, struct tp_error *err);

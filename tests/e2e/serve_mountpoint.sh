@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# sim serve creates a missing mountpoint (and removes it at the end), says clearly when
+# it cannot, and prints one line: where it serves, how to use it, how to stop it.
+# The FUSE part exits 77 (skip) when FUSE cannot be used here.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+run "$TP" --sim sim serve "$tmp/no/such/mnt"
+assert_rc 1 "a mountpoint whose parent is missing"
+assert_eq "$err" "thermpress: cannot create the mountpoint $tmp/no/such/mnt: No such file or directory (its parent directory does not exist)" \
+	"a missing parent: said, nothing served"
+: >"$tmp/file"
+run "$TP" --sim sim serve "$tmp/file"
+assert_rc 1 "a mountpoint that is a file"
+assert_eq "$err" "thermpress: mountpoint $tmp/file is not a directory" "a file: said, nothing served"
+
+require_fuse
+
+# serve DIR in the background until the interface is there; $server, $mnt set
+serve() {
+	mnt=$1
+	"$TP" --sim sim serve "$mnt" 2>"$tmp/serve.err" &
+	server=$!
+	cleanup_hooks+=("kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; if mountpoint -q '$mnt'; then fusermount3 -u '$mnt' || umount -l '$mnt'; fi")
+	for _ in $(seq 100); do
+		[ -e "$mnt/sys/kernel/debug/sched/thermal_pressure/version" ] && return 0
+		kill -0 $server 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+stop() {
+	kill -INT $server
+	set +e; wait $server; rc=$?; set -e
+}
+
+if ! serve "$tmp/new"; then
+	fail "sim serve did not mount at a missing mountpoint: $(cat "$tmp/serve.err")"
+	finish
+fi
+pass "a missing mountpoint: created and served"
+assert_eq "$(cat "$tmp/serve.err")" \
+	"thermpress: serving simulator hikey960 (real clock) at $tmp/new (use it with thermpress --root $tmp/new); Ctrl-C or kill -INT $server stops it" \
+	"one line: where, how to use it, how to stop it"
+run "$TP" --root "$tmp/new" show
+assert_rc 0 "--root on the served tree"
+stop
+assert_eq "$rc" 130 "SIGINT stops it (128 + 2)"
+assert_eq "$([ -e "$tmp/new" ] && echo there || echo gone)" gone "the created mountpoint removed at the end"
+
+mkdir "$tmp/old"
+if serve "$tmp/old"; then
+	stop
+	assert_eq "$([ -d "$tmp/old" ] && echo there || echo gone)" there "an existing mountpoint stays"
+else
+	fail "sim serve did not mount at an existing mountpoint: $(cat "$tmp/serve.err")"
+fi
+
+finish
