@@ -157,6 +157,11 @@ printf '%s\n' "$out" >b.json
 if valid_json b.json; then pass "bench --json: valid JSON"; else fail "bench --json: invalid JSON"; fi
 assert_eq "$(python3 -c 'import json; d=json.load(open("b.json")); c=d["configurations"]; print(len(c), c[0]["label"], len(c[0]["times_s"]), c[0]["mean_s"] > 0.04)')" \
 	"1 decay:500 2 True" "bench --json: configurations and times"
+# the source is the object every document shares (docs/json.md), as in show --json
+run "$TP" --sim show --json
+printf '%s\n' "$out" >s.json
+assert_eq "$(python3 -c 'import json; b=json.load(open("b.json")); s=json.load(open("s.json")); print(b["schema_version"], b["source"] == s["source"], sorted(b["source"]))')" \
+	"2 True ['description', 'kind']" "bench --json: source is the shared object"
 # on a virtual clock the profile runs at its virtual times: two runs move the clock by 2 x 1 s,
 # the caps are restored, and the averages are those of playing the profile twice
 bench_vc=$(printf '%s\n' "backend set decay decay 250" \
