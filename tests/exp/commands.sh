@@ -67,6 +67,20 @@ assert_lines_match "$(head -2 plot.svg | tail -1)" '^<svg xmlns="http://www.w3.o
 assert_lines_match "$(cat plot.svg)" 'decay:125' "replay --plot: a curve per backend"
 if python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' plot.svg; then
 	pass "replay --plot: well-formed XML"; else fail "replay --plot: not well-formed XML"; fi
+# round ticks on both axes (a 1-2-5 step from 0), the pressure drawn last (on top of instant,
+# which follows it exactly), one legend entry per curve with its label
+plot_check='import math, sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"; r = E.parse(sys.argv[1]).getroot()
+def round_steps(cls):
+	v = [float(t.text) for t in r.iter(ns + "text") if t.get("class") == cls]
+	st = v[1] - v[0]; m = st / 10 ** math.floor(math.log10(st) + 1e-9)
+	return v[0] == 0 and len(v) >= 3 and any(abs(m - k) < 1e-6 for k in (1, 2, 5)) and \
+		all(abs(b - a - st) < 1e-9 for a, b in zip(v, v[1:]))
+paths = [p.get("data-series") for p in r.iter(ns + "path") if p.get("class") == "series"]
+legend = ["".join(g.find(ns + "text").itertext()) for g in r.iter(ns + "g") if g.get("class") == "legend"]
+print(round_steps("xtick"), round_steps("ytick"), paths[-1], sorted(paths) == [str(i) for i in range(len(legend))], legend)'
+assert_eq "$(python3 -c "$plot_check" plot.svg)" "True True 0 True ['pressure', 'instant', 'decay:125']" \
+	"replay --plot: round ticks, the pressure on top, a complete legend"
 
 run "$TP" replay t-decay.csv --backends pelt:32,decay:125 --json
 assert_eq "$rc" 0 "replay --json: exit 0"
