@@ -53,7 +53,10 @@ static const char *const sections[][2] = {
 	  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
 	  "closed output pipe first puts back what it changed, then ends as the signal "
 	  "would (status 128 + the signal's number); after SIGKILL, cap restore undoes "
-	  "it (docs/state.md)." },
+	  "it (docs/state.md).  record ended by one of those signals keeps what it "
+	  "recorded (the trace is complete and in place), says on standard error in one "
+	  "line how many samples over how long went into which file, and also ends with "
+	  "128 + the signal's number (130 after Ctrl-C)." },
 	{ "ENVIRONMENT",
 	  "THERMPRESS_ROOT: the root directory when --root is not given.  "
 	  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "

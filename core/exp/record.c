@@ -54,13 +54,15 @@ struct tp_recorder {
 	struct tp_snapshot snap;
 	uint64_t interval, t_start, next_sample, now;
 	int64_t *last_capped;
-	size_t ncpus;
+	size_t ncpus, samples;
 };
 
 static int write_sample(struct tp_recorder *rec, struct tp_error *err)
 {
 	int rc = tp_trace_write_snapshot(rec->w, &rec->snap, err);
 
+	if (!rc)
+		rec->samples++;
 	for (size_t i = 0; i < rec->snap.nr_cpus && i < rec->ncpus; i++)
 		rec->last_capped[i] = rec->snap.cpus[i].capped_freq_khz;
 	return rc;
@@ -184,6 +186,11 @@ uint64_t tp_recorder_elapsed_ns(const struct tp_recorder *rec)
 size_t tp_recorder_rows(const struct tp_recorder *rec)
 {
 	return rec->w ? tp_trace_writer_rows(rec->w) : 0;
+}
+
+size_t tp_recorder_samples(const struct tp_recorder *rec)
+{
+	return rec->samples;
 }
 
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err)

@@ -58,6 +58,28 @@ run "$TP" --sim record --duration 1s -o bad.csv -- true
 assert_eq "$rc" 2 "record --duration and COMMAND: exit 2"
 if [ -e bad.csv ]; then fail "record: a usage error created the file"; else pass "record: usage errors create no file"; fi
 
+# ---- record interrupted: the trace kept, one line said, 128 + SIGINT ---------------------
+"$TP" --sim record --duration 60s --interval 2ms -o intr.csv 2>intr.err &
+rec_pid=$!
+# the first buffer of rows reaches the temporary file only from the sampling loop, after the
+# signal handlers are in place
+for _ in $(seq 200); do
+	[ -n "$(find . -maxdepth 1 -name '.intr.csv.tmp*' -size +0 2>/dev/null)" ] && break
+	sleep 0.05
+done
+kill -INT $rec_pid
+set +e; wait $rec_pid; rc=$?; set -e
+assert_eq "$rc" 130 "record, SIGINT: exit 128 + 2"
+assert_lines_match "$(cat intr.err)" '^thermpress: record interrupted: [0-9]+ samples over [0-9.]+ s kept in intr\.csv$' \
+	"record, SIGINT: a one-line summary on stderr"
+assert_eq "$(wc -l <intr.err)" 1 "record, SIGINT: one line only"
+rows=$(grep -c '^[0-9]' intr.csv || true)
+assert_eq "$(( rows / 8 ))" "$(sed -E 's/.*: ([0-9]+) samples.*/\1/' intr.err)" \
+	"record, SIGINT: the summary counts the samples in the file (8 rows each)"
+assert_eq "$(find . -maxdepth 1 -name '.intr.csv.tmp*' | wc -l)" 0 "record, SIGINT: no temporary file left"
+run "$TP" replay intr.csv --backends instant
+assert_eq "$rc" 0 "record, SIGINT: the kept trace replays (complete and valid)"
+
 # ---- replay: output, plot, json, bad input ----------------------------------------------
 run "$TP" replay t-decay.csv --backends instant,decay:125 -o out.csv --plot plot.svg
 assert_eq "$rc" 0 "replay -o --plot: exit 0"

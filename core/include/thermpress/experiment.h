@@ -299,6 +299,8 @@ int tp_recorder_sample(struct tp_recorder *rec, struct tp_error *err);
 int tp_recorder_advance(struct tp_recorder *rec, uint64_t ns, struct tp_error *err);
 uint64_t tp_recorder_elapsed_ns(const struct tp_recorder *rec);
 size_t tp_recorder_rows(const struct tp_recorder *rec);
+/* Snapshots written (each is one row per CPU). */
+size_t tp_recorder_samples(const struct tp_recorder *rec);
 /* Finish the trace and free rec (always). */
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err);
 
