@@ -205,7 +205,7 @@ int print_man(struct cmd_ctx *ctx)
 	       "algorithms.md (the averaging backends), values.md (how values are written), "
 	       "state.md (undoing changes: cap restore), experiments.md (record, replay, "
 	       "cap play, bench), top.md (the live view), simulator.md, plugins.md, export.md "
-	       "(Prometheus metrics).\n", TP_DOC_DIR);
+	       "(Prometheus metrics).\n", THERMPRESS_DOC_DIR);
 	return 0;
 }
 
