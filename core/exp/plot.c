@@ -127,21 +127,34 @@ static void stroke(FILE *fp, size_t s, double width)
 		fprintf(fp, " stroke-dasharray=\"%s\"", dash);
 }
 
+/*
+ * Beyond MAX_POINTS values a bucket of step values becomes one vertical stroke from its
+ * highest to its lowest value, ending on its last: a short spike stays visible.
+ */
 static void curve(FILE *fp, const struct frame *f, const struct tp_plot_series *se, size_t s)
 {
 	size_t step = se->n > MAX_POINTS ? (se->n + MAX_POINTS - 1) / MAX_POINTS : 1;
+	double base = f->h - MB;
 
 	fprintf(fp, "<path class=\"series\" data-series=\"%zu\" fill=\"none\" ", s);
 	stroke(fp, s, s ? 2.5 : 1.5);
 	fputs(" d=\"", fp);
 	for (size_t i = 0; i < se->n; i += step) {
 		double x = ML + (double)(se->t[i] - f->t0) * f->xs;
-		double y = f->h - MB - (double)se->v[i] * f->ys;
+		int64_t lo = se->v[i], hi = se->v[i], last = se->v[i];
 
+		for (size_t j = i + 1; j < i + step && j < se->n; j++) {
+			lo = se->v[j] < lo ? se->v[j] : lo;
+			hi = se->v[j] > hi ? se->v[j] : hi;
+			last = se->v[j];
+		}
 		if (i == 0)
-			fprintf(fp, "M%.1f %.1f", x, y);
+			fprintf(fp, "M%.1f %.1f", x, base - (double)se->v[i] * f->ys);
 		else
-			fprintf(fp, "H%.1fV%.1f", x, y);
+			fprintf(fp, "H%.1fV%.1f", x, base - (double)se->v[i] * f->ys);
+		if (hi != lo)
+			fprintf(fp, "V%.1fV%.1fV%.1f", base - (double)hi * f->ys,
+				base - (double)lo * f->ys, base - (double)last * f->ys);
 	}
 	fprintf(fp, "H%.1f\"/>\n", ML + (double)(f->t1 - f->t0) * f->xs);	/* the last value holds to the end */
 }

@@ -527,6 +527,35 @@ static void test_svg_ticks_order_legend(void **state)
 	free(buf);
 }
 
+/* A long series is drawn in buckets: a one-sample spike still reaches its height. */
+static void test_svg_spike_kept(void **state)
+{
+	enum { N = 10000 };
+	uint64_t *t = calloc(N, sizeof(*t));
+	int64_t *v = calloc(N, sizeof(*v));
+	struct tp_plot_series s = { "pressure", N, t, v };
+	struct tp_error err = { 0 };
+	char *buf = NULL, *path;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(v);
+	for (size_t i = 0; i < N; i++)
+		t[i] = i * 1000000ull;
+	v[5003] = 800;	/* the axis ends at 800: the spike's top is the plot's top, y = 40 */
+	assert_int_equal(tp_plot_svg(fp, "spike", &s, 1, &err), 0);
+	fclose(fp);
+	path = strstr(buf, "class=\"series\"");
+	assert_non_null(path);
+	*strchr(path, '\n') = '\0';
+	assert_non_null(strstr(path, "V40.0"));
+	free(buf);
+	free(t);
+	free(v);
+}
+
 static void test_csv_roundtrip(void **state)
 {
 	struct tp_trace_meta m;
@@ -723,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_play_restores),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_ticks_order_legend),
+		cmocka_unit_test(test_svg_spike_kept),
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_trace_ranges),
 		cmocka_unit_test(test_jsonl_escapes),
