@@ -338,8 +338,8 @@ static void bench_print_json(struct cmd_ctx *ctx, const struct bench *bn)
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *cmdv = json_object_new_array();
 
-	json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
-	json_object_object_add(o, "source", json_object_new_string(tp_source_describe(ctx->src)));
+	json_object_object_add(o, "schema_version", json_object_new_int(JSON_BENCH_SCHEMA_VERSION));
+	json_object_object_add(o, "source", json_source(ctx->src));
 	for (char **w = bn->command; *w; w++)
 		json_object_array_add(cmdv, json_object_new_string(*w));
 	json_object_object_add(o, "command", cmdv);

@@ -153,6 +153,8 @@ static int record_real(struct cmd_ctx *ctx, struct recording *r)
 		if (exp_stop)
 			break;
 		rc = tp_recorder_sample(r->rec, &r->err);
+		if (rc == -EINTR && exp_stop)
+			rc = 0;		/* the signal cut a read short: keep what was written */
 		if (rc)
 			break;
 		next += r->ro.interval_ns;
@@ -245,9 +247,26 @@ static int record_options(struct cmd_ctx *ctx, const struct cmd_args *args, stru
 	return 0;
 }
 
+/*
+ * Stopped by a signal: the trace is complete and in place; say what it holds, in one line.
+ * Not for SIGPIPE: whoever read standard output has gone.
+ */
+static void record_interrupted(const struct recording *r, size_t samples, uint64_t ns)
+{
+	char t[32];
+
+	if (exp_stop == SIGPIPE)
+		return;
+	fprintf(stderr, "thermpress: record interrupted: %zu sample%s over %s kept in %s\n",
+		samples, samples == 1 ? "" : "s", fmt_time(t, sizeof(t), ns),
+		strcmp(r->out, "-") ? r->out : "standard output");
+}
+
 static int exec_record(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct recording r = { 0 };
+	size_t samples;
+	uint64_t ns;
 	int rc, status = record_options(ctx, args, &r);
 
 	if (status)
@@ -265,9 +284,17 @@ static int exec_record(struct cmd_ctx *ctx, const struct cmd_args *args)
 		/* interrupted: the command got the same signal from the terminal; wait for it */
 		waitpid(r.pid, &r.wstatus, 0);
 	}
+	samples = tp_recorder_samples(r.rec);
+	ns = tp_recorder_elapsed_ns(r.rec);
 	if (!rc)
 		rc = record_finish(ctx, &r);
-	return rc ? record_fail(ctx, &r, rc) : 0;
+	if (rc)
+		return record_fail(ctx, &r, rc);
+	if (exp_stop) {
+		record_interrupted(&r, samples, ns);
+		exp_signals_finish();	/* 128 + signal: does not return */
+	}
+	return 0;
 }
 
 const struct cmd_entry cmd_record_entry = {
@@ -279,8 +306,8 @@ const struct cmd_entry cmd_record_entry = {
 		"or while COMMAND runs, and writes a trace to FILE (- for standard output): CSV "
 		"with the columns time_ns, cpu, max_capacity, max_freq_khz, capped_freq_khz, "
 		"pressure, avg_pressure, backend, decay_ms; JSON lines; or a Chrome/Perfetto JSON "
-		"trace with one counter track per CPU and signal (--format perfetto), which "
-		"ui.perfetto.dev opens.  --reset first restarts every CPU's averaging state (it "
+		"trace with one counter track per CPU and signal (--format perfetto), which the "
+		"Perfetto trace viewer opens.  --reset first restarts every CPU's averaging state (it "
 		"switches the backend away and back) and records when, so that replay gives the "
 		"recorded averages exactly; it is the default on the simulator, --no-reset turns "
 		"it off.  On a simulator with a virtual clock the clock is advanced instead of "
@@ -288,6 +315,9 @@ const struct cmd_entry cmd_record_entry = {
 		"changed.  A progress line is shown on a terminal only.  A regular FILE is written "
 		"to a temporary file and renamed into place when complete: a failed recording "
 		"leaves it as it was; a device or FIFO is written in place and never removed.  "
+		"Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) ends the recording and keeps it: the "
+		"trace is complete and in place, one line on stderr gives its samples, seconds "
+		"and file, and the exit status is 128 + the signal (130).  "
 		"See docs/experiments.md.",
 	.flags = CMD_NO_SHELL,
 	.exec = exec_record,

@@ -268,10 +268,14 @@ struct json_object *json_snapshot(const struct tp_source *src, const struct tp_s
 				  const struct tp_cpuset *only);
 struct json_object *json_backends(const struct tp_backend_info *b, size_t n);
 struct json_object *json_status(const struct tp_source *src, const struct tp_snapshot *snap);
+/* The shared "source" object, {"kind", "description"}: the one shape in every document. */
+struct json_object *json_source(const struct tp_source *src);
 void out_json(struct cmd_ctx *ctx, struct json_object *obj);
 /* out_json() after adding "stock" (docs/json.md) on a stock source; 0 or an exit status. */
 int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj);
 #define JSON_SCHEMA_VERSION 1
+/* bench's document: 2 since its "source" is the shared object (1: the description string) */
+#define JSON_BENCH_SCHEMA_VERSION 2
 
 /* context.c */
 /* The source, opened on first use; NULL after reporting the error (status in ctx). */

@@ -42,7 +42,7 @@ static struct json_object *json_doc(void)
 	return o;
 }
 
-static struct json_object *json_source(const struct tp_source *src)
+struct json_object *json_source(const struct tp_source *src)
 {
 	struct json_object *o = json_object_new_object();
 	struct tp_source_info info;

@@ -26,7 +26,30 @@ static const char *const sections[][2] = {
 	  "By default thermpress reads the patched kernel's interface "
 	  "(/sys/kernel/debug/sched/thermal_pressure, see docs/abi.md) under the root "
 	  "directory: / unless --root or THERMPRESS_ROOT says otherwise.  When it is not "
-	  "there, the error says what was found and how to use the simulator instead.\n"
+	  "there, thermpress reads the stock kernel instead (below); when that cannot be "
+	  "read either, the error says what was found and how to use the simulator instead.\n"
+	  "On a stock (unpatched) kernel thermpress reads cpufreq (each policy's "
+	  "cpuinfo_max_freq, scaling_max_freq and available frequencies), "
+	  "cpuN/cpu_capacity (1024 for every CPU without it), the thermal zones and "
+	  "cpufreq cooling devices of /sys/class/thermal, the kernel release and "
+	  "architecture, sched_thermal_decay_shift= on /proc/cmdline and CONFIG_HZ, and "
+	  "works out what that kernel feeds the scheduler.  On x86 and before Linux 5.7: "
+	  "nothing, so the pressure is 0, there is no average (- in tables, null in JSON) "
+	  "and a cap does not change capacity.  On arm and arm64 from 5.7 to 6.9: the "
+	  "pressure the cpufreq cooling device's state sets (a scaling_max_freq cap sets "
+	  "none), averaged by PELT with a half-life of 32 ms << sched_thermal_decay_shift.  "
+	  "From 6.10: the pressure of the cpufreq limit, scaling_max_freq.  CPUs without "
+	  "cpufreq have no frequency, pressure or frequency domain.\n"
+	  "No stock kernel exposes the averaged pressure in a file.  As root on the running "
+	  "system, with the kernel's BTF (/sys/kernel/btf/vmlinux), thermpress reads it from "
+	  "the scheduler's runqueues with BPF.  Otherwise it estimates it: the pelt plugin "
+	  "at the kernel's half-life, stepped at the kernel's tick between thermpress's own "
+	  "samples, the pressure taken as steady before the first one; an estimate is "
+	  "marked ~ in tables (avg_estimated in JSON), and the kernel average: line of show "
+	  "status says which it is and why.  cap set writes a policy's scaling_max_freq, so it "
+	  "caps the whole frequency domain (on 5.7..6.9 that creates no thermal pressure), "
+	  "and records the limit it replaced first (cap restore); the "
+	  "backend and decay period are the kernel's and cannot be changed.\n"
 	  "With --sim, thermpress runs the built-in simulator in its own process.  A "
 	  "one-shot command starts a fresh simulator every time, so state (caps, backend, "
 	  "clock) only lasts within one process: a script (-f FILE or standard input) or "
@@ -53,14 +76,25 @@ static const char *const sections[][2] = {
 	  "hold, cap play, bench) and is ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT or a "
 	  "closed output pipe first puts back what it changed, then ends as the signal "
 	  "would (status 128 + the signal's number); after SIGKILL, cap restore undoes "
-	  "it (docs/state.md)." },
+	  "it (docs/state.md).  record ended by one of those signals keeps what it "
+	  "recorded (the trace is complete and in place), says on standard error in one "
+	  "line how many samples over how long went into which file, and also ends with "
+	  "128 + the signal's number (130 after Ctrl-C)." },
 	{ "ENVIRONMENT",
 	  "THERMPRESS_ROOT: the root directory when --root is not given.  "
 	  "THERMPRESS_PLUGIN_DIR: where the backend plugins are loaded from.  "
 	  "THERMPRESS_STATE_DIR: a private directory (the user's own, mode 0700) for "
 	  "the state files that cap restore reads.  "
 	  "THERMPRESS_NO_BPF: when set (not 0), a stock kernel's averaged pressure is "
-	  "estimated rather than read from the kernel with BPF." },
+	  "estimated rather than read from the kernel with BPF.\n"
+	  "XDG_RUNTIME_DIR: as a user on the real root without THERMPRESS_STATE_DIR, the "
+	  "state files go in XDG_RUNTIME_DIR/thermpress (else /tmp/thermpress-UID).  "
+	  "PATH: sim serve, not run as root, looks for fusermount3 on it.\n"
+	  "For top: NO_COLOR, when set and not empty, turns colours off (attributes such "
+	  "as bold and reverse stay); the locale (LC_ALL, then LC_CTYPE, then LANG) chooses "
+	  "the characters: Unicode bars and arrows when its character set is UTF-8, ASCII "
+	  "otherwise, numbers always with a decimal point; TERM names the terminal for "
+	  "ncurses; COLUMNS is the width of top --once (120 when unset or outside 40..1000)." },
 };
 
 static void man_header(void)
@@ -166,7 +200,12 @@ int print_man(struct cmd_ctx *ctx)
 	printf("thermpress sim serve \\-\\-virtual\\-clock /tmp/tp &\n");
 	printf("thermpress \\-\\-root /tmp/tp \\-\\-json show status\n");
 	printf(".fi\n.SH SEE ALSO\n");
-	printf("docs/json.md (the \\-\\-json documents), docs/abi.md (the kernel interface).\n");
+	printf("The documents installed in \\fI%s\\fR: README.md (overview, quick start), "
+	       "json.md (the \\-\\-json documents), abi.md (the kernel interface), "
+	       "algorithms.md (the averaging backends), values.md (how values are written), "
+	       "state.md (undoing changes: cap restore), experiments.md (record, replay, "
+	       "cap play, bench), top.md (the live view), simulator.md, plugins.md, export.md "
+	       "(Prometheus metrics).\n", THERMPRESS_DOC_DIR);
 	return 0;
 }
 

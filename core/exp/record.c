@@ -54,7 +54,7 @@ struct tp_recorder {
 	struct tp_snapshot snap;
 	uint64_t interval, t_start, next_sample, now;
 	int64_t *last_capped;
-	size_t ncpus;
+	size_t ncpus, samples;
 	int64_t peak;		/* the highest pressure or average sampled, TP_NONE: none */
 };
 
@@ -62,6 +62,8 @@ static int write_sample(struct tp_recorder *rec, struct tp_error *err)
 {
 	int rc = tp_trace_write_snapshot(rec->w, &rec->snap, err);
 
+	if (!rc)
+		rec->samples++;
 	for (size_t i = 0; i < rec->snap.nr_cpus && i < rec->ncpus; i++)
 		rec->last_capped[i] = rec->snap.cpus[i].capped_freq_khz;
 	for (size_t i = 0; i < rec->snap.nr_cpus; i++) {
@@ -199,6 +201,11 @@ size_t tp_recorder_rows(const struct tp_recorder *rec)
 int64_t tp_recorder_peak_pressure(const struct tp_recorder *rec)
 {
 	return rec->peak;
+}
+
+size_t tp_recorder_samples(const struct tp_recorder *rec)
+{
+	return rec->samples;
 }
 
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err)

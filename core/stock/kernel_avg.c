@@ -319,7 +319,7 @@ void stock_kernel_avg_open(struct stock *s)
 		return;
 	s->kernel_avg_tried = true;
 	if (!tp) {
-		status(s, "not read (linux %s on %s keeps no averaged thermal pressure: it is 0)",
+		status(s, "not read (linux %s on %s keeps no averaged thermal pressure)",
 		       s->kernel.release[0] ? s->kernel.release : "(unknown version)",
 		       s->kernel.arch[0] ? s->kernel.arch : "this architecture");
 		return;

@@ -5,7 +5,7 @@
  * does with thermal pressure (core/stock/README.md):
  *
  *   kernel, arch            pressure column (what the scheduler is fed)      avg column
- *   < 5.7, or not arm*      0                                                0
+ *   < 5.7, or not arm*      0                                                none (TP_NONE)
  *   5.7..6.9, arm/arm64     from the cpufreq cooling device's cur_state      pelt estimate, shift from cmdline
  *   6.10+, arm/arm64        cpufreq pressure from policy->max                = pressure (hw_pressure unseen)
  *
@@ -426,14 +426,15 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 				if (online[j] == c->cpu)
 					o->online = 1;
 		}
-		/* domains in order of their first cpu */
-		if (!p || p->domain < 0) {
+		/* domains (cpufreq policies) in order of their first cpu; without cpufreq, none */
+		if (!p) {
+			o->domain = TP_NONE;
+		} else if (p->domain < 0) {
 			struct tp_domain *d = &snap->domains[snap->nr_domains];
 
-			d->id = p ? p->id : c->cpu;
+			d->id = p->id;
 			snprintf(d->name, sizeof(d->name), "cluster%zu", snap->nr_domains);
-			if (p)
-				p->domain = (int)snap->nr_domains;
+			p->domain = (int)snap->nr_domains;
 			o->domain = (int)snap->nr_domains++;
 		} else {
 			o->domain = p->domain;
@@ -445,7 +446,11 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */
 		o->pressure = pressure;
-		if (pressure != TP_NONE && c->avg_from_kernel) {
+		if (s->kernel.model == TP_STOCK_MODEL_NONE) {
+			/* the kernel keeps no average: none, not an estimated 0 */
+			o->avg_pressure = TP_NONE;
+			o->capacity = c->max_capacity;
+		} else if (pressure != TP_NONE && c->avg_from_kernel) {
 			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
 			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
 				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;

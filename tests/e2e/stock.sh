@@ -142,11 +142,23 @@ assert_contains "$out" "note: no cpu_capacity in sysfs: every cpu is taken to ha
 	"x86 laptop: the cpu_capacity note"
 assert_contains "$out" "kernel: linux 6.5.0-44-generic on x86_64: the scheduler gets no thermal pressure" \
 	"x86 laptop: the kernel model"
+# x86 keeps no averaged pressure: none (null, '-'), not an estimated 0
+assert_match "$out" $'\n   0  cluster0  yes +1024 +1024 +4700/4700 +0 +-\n' "x86 laptop: AVG is -, not ~0"
+assert_not_contains "$out" "~ estimated" "x86 laptop: nothing estimated"
+run "$TP" --root "$tmp/x86-laptop-6.5" show --json
+json_check "$out" 'all(c["avg_pressure"] is None and c["avg_estimated"] is False and c["pressure"] == 0 and c["capacity"] == 1024 for c in d["cpus"])' \
+	"x86 laptop json: avg_pressure null, not estimated"
 run "$TP" --root "$tmp/server-nocpufreq" show
 assert_rc 0 "server: show"
+# no cpufreq: no policy, so no domain (not one invented cluster per cpu)
+assert_not_contains "$out" "cluster" "server: no invented domains"
+assert_match "$out" $'\n  15  -  +yes ' "server: the domain is -"
 assert_contains "$out" "note: no cpufreq on this machine" "server: no cpufreq"
 assert_contains "$out" "still shown: the cpus" "server: what is still shown"
 assert_contains "$out" "note: no thermal zones or cooling devices" "server: no thermal zones"
+run "$TP" --root "$tmp/server-nocpufreq" show --json
+json_check "$out" 'd["domains"] == [] and all(c["domain"] is None and c["domain_id"] is None for c in d["cpus"]) and len(d["cpus"]) == 16' \
+	"server json: no domains, every cpu's domain null"
 run "$TP" --root "$tmp/server-nocpufreq" show status
 assert_contains "$out" "thermal zones:     none" "server status: no thermal zones"
 assert_contains "$out" "tracefs:           thermal_pressure_update unknown" "server status: tracefs unknown"

@@ -58,6 +58,28 @@ run "$TP" --sim record --duration 1s -o bad.csv -- true
 assert_eq "$rc" 2 "record --duration and COMMAND: exit 2"
 if [ -e bad.csv ]; then fail "record: a usage error created the file"; else pass "record: usage errors create no file"; fi
 
+# ---- record interrupted: the trace kept, one line said, 128 + SIGINT ---------------------
+"$TP" --sim record --duration 60s --interval 2ms -o intr.csv 2>intr.err &
+rec_pid=$!
+# the first buffer of rows reaches the temporary file only from the sampling loop, after the
+# signal handlers are in place
+for _ in $(seq 200); do
+	[ -n "$(find . -maxdepth 1 -name '.intr.csv.tmp*' -size +0 2>/dev/null)" ] && break
+	sleep 0.05
+done
+kill -INT $rec_pid
+set +e; wait $rec_pid; rc=$?; set -e
+assert_eq "$rc" 130 "record, SIGINT: exit 128 + 2"
+assert_lines_match "$(cat intr.err)" '^thermpress: record interrupted: [0-9]+ samples over [0-9.]+ s kept in intr\.csv$' \
+	"record, SIGINT: a one-line summary on stderr"
+assert_eq "$(wc -l <intr.err)" 1 "record, SIGINT: one line only"
+rows=$(grep -c '^[0-9]' intr.csv || true)
+assert_eq "$(( rows / 8 ))" "$(sed -E 's/.*: ([0-9]+) samples.*/\1/' intr.err)" \
+	"record, SIGINT: the summary counts the samples in the file (8 rows each)"
+assert_eq "$(find . -maxdepth 1 -name '.intr.csv.tmp*' | wc -l)" 0 "record, SIGINT: no temporary file left"
+run "$TP" replay intr.csv --backends instant
+assert_eq "$rc" 0 "record, SIGINT: the kept trace replays (complete and valid)"
+
 # ---- replay: output, plot, json, bad input ----------------------------------------------
 run "$TP" replay t-decay.csv --backends instant,decay:125 -o out.csv --plot plot.svg
 assert_eq "$rc" 0 "replay -o --plot: exit 0"
@@ -67,6 +89,20 @@ assert_lines_match "$(head -2 plot.svg | tail -1)" '^<svg xmlns="http://www.w3.o
 assert_lines_match "$(cat plot.svg)" 'decay:125' "replay --plot: a curve per backend"
 if python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' plot.svg; then
 	pass "replay --plot: well-formed XML"; else fail "replay --plot: not well-formed XML"; fi
+# round ticks on both axes (a 1-2-5 step from 0), the pressure drawn last (on top of instant,
+# which follows it exactly), one legend entry per curve with its label
+plot_check='import math, sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"; r = E.parse(sys.argv[1]).getroot()
+def round_steps(cls):
+	v = [float(t.text) for t in r.iter(ns + "text") if t.get("class") == cls]
+	st = v[1] - v[0]; m = st / 10 ** math.floor(math.log10(st) + 1e-9)
+	return v[0] == 0 and len(v) >= 3 and any(abs(m - k) < 1e-6 for k in (1, 2, 5)) and \
+		all(abs(b - a - st) < 1e-9 for a, b in zip(v, v[1:]))
+paths = [p.get("data-series") for p in r.iter(ns + "path") if p.get("class") == "series"]
+legend = ["".join(g.find(ns + "text").itertext()) for g in r.iter(ns + "g") if g.get("class") == "legend"]
+print(round_steps("xtick"), round_steps("ytick"), paths[-1], sorted(paths) == [str(i) for i in range(len(legend))], legend)'
+assert_eq "$(python3 -c "$plot_check" plot.svg)" "True True 0 True ['pressure', 'instant', 'decay:125']" \
+	"replay --plot: round ticks, the pressure on top, a complete legend"
 
 run "$TP" replay t-decay.csv --backends pelt:32,decay:125 --json
 assert_eq "$rc" 0 "replay --json: exit 0"
@@ -157,6 +193,11 @@ printf '%s\n' "$out" >b.json
 if valid_json b.json; then pass "bench --json: valid JSON"; else fail "bench --json: invalid JSON"; fi
 assert_eq "$(python3 -c 'import json; d=json.load(open("b.json")); c=d["configurations"]; print(len(c), c[0]["label"], len(c[0]["times_s"]), c[0]["mean_s"] > 0.04)')" \
 	"1 decay:500 2 True" "bench --json: configurations and times"
+# the source is the object every document shares (docs/json.md), as in show --json
+run "$TP" --sim show --json
+printf '%s\n' "$out" >s.json
+assert_eq "$(python3 -c 'import json; b=json.load(open("b.json")); s=json.load(open("s.json")); print(b["schema_version"], b["source"] == s["source"], sorted(b["source"]))')" \
+	"2 True ['description', 'kind']" "bench --json: source is the shared object"
 # on a virtual clock the profile runs at its virtual times: two runs move the clock by 2 x 1 s,
 # the caps are restored, and the averages are those of playing the profile twice
 bench_vc=$(printf '%s\n' "backend set decay decay 250" \

@@ -464,6 +464,98 @@ static void test_svg(void **state)
 	free(buf);
 }
 
+/* The text of each element of class cls, in order, joined by spaces. */
+static void svg_texts(const char *svg, const char *cls, char *out, size_t size)
+{
+	char key[64];
+	size_t used = 0;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	out[0] = '\0';
+	for (const char *p = strstr(svg, key); p; p = strstr(p + 1, key)) {
+		const char *b = strchr(p, '>') + 1, *e = strchr(b, '<');
+
+		used += (size_t)snprintf(out + used, size - used, "%s%.*s", used ? " " : "",
+					 (int)(e - b), b);
+	}
+}
+
+/* Round ticks (1-2-5 steps, axes ending on a tick), the pressure on top, every series named. */
+#define PRESSURE_PATH "class=\"series\" data-series=\"0\" "
+static void test_svg_ticks_order_legend(void **state)
+{
+	enum { NS = 20 };
+	uint64_t t[] = { 1000000000, 4000000000, 8990000000 };	/* 7.99 s */
+	int64_t v[] = { 0, 409, 100 };
+	struct tp_plot_series s[NS];
+	char labels[NS][16], texts[512], *buf = NULL;
+	struct tp_error err = { 0 };
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	const char *last, *p;
+	int height = 0;
+
+	(void)state;
+	for (int i = 0; i < NS; i++) {
+		snprintf(labels[i], sizeof(labels[i]), i ? "decay:%d" : "pressure", 100 * i);
+		s[i] = (struct tp_plot_series){ labels[i], 3, t, v };
+	}
+	assert_int_equal(tp_plot_svg(fp, "t", s, NS, &err), 0);
+	fclose(fp);
+	svg_texts(buf, "xtick", texts, sizeof(texts));
+	assert_string_equal(texts, "0 2 4 6 8");
+	svg_texts(buf, "ytick", texts, sizeof(texts));
+	assert_string_equal(texts, "0 100 200 300 400 500");
+	/* the pressure's curve is the last one drawn */
+	for (last = p = strstr(buf, "class=\"series\""); p; p = strstr(p + 1, "class=\"series\""))
+		last = p;
+	assert_non_null(last);
+	assert_int_equal(strncmp(last, PRESSURE_PATH, strlen(PRESSURE_PATH)), 0);
+	/* all 20 named, the last legend line inside the image, the 11th unlike the 1st average */
+	assert_int_equal(sscanf(strstr(buf, "height=\""), "height=\"%d\"", &height), 1);
+	p = strstr(buf, "<g class=\"legend\" data-series=\"19\"");
+	assert_non_null(p);
+	assert_non_null(strstr(p, ">decay:1900<"));
+	{
+		double y = 0;
+
+		assert_int_equal(sscanf(strstr(p, "y1=\""), "y1=\"%lf\"", &y), 1);
+		assert_true(y + 4 < height);
+	}
+	p = strstr(buf, "<g class=\"legend\" data-series=\"11\"");
+	assert_non_null(strstr(p, "stroke-dasharray"));
+	free(buf);
+}
+
+/* A long series is drawn in buckets: a one-sample spike still reaches its height. */
+static void test_svg_spike_kept(void **state)
+{
+	enum { N = 10000 };
+	uint64_t *t = calloc(N, sizeof(*t));
+	int64_t *v = calloc(N, sizeof(*v));
+	struct tp_plot_series s = { "pressure", N, t, v };
+	struct tp_error err = { 0 };
+	char *buf = NULL, *path;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(v);
+	for (size_t i = 0; i < N; i++)
+		t[i] = i * 1000000ull;
+	v[5003] = 800;	/* the axis ends at 800: the spike's top is the plot's top, y = 40 */
+	assert_int_equal(tp_plot_svg(fp, "spike", &s, 1, &err), 0);
+	fclose(fp);
+	path = strstr(buf, "class=\"series\"");
+	assert_non_null(path);
+	*strchr(path, '\n') = '\0';
+	assert_non_null(strstr(path, "V40.0"));
+	free(buf);
+	free(t);
+	free(v);
+}
+
 static void test_csv_roundtrip(void **state)
 {
 	struct tp_trace_meta m;
@@ -659,6 +751,8 @@ int main(void)
 		cmocka_unit_test(test_profile_beyond_trace_range),
 		cmocka_unit_test(test_play_restores),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_svg_ticks_order_legend),
+		cmocka_unit_test(test_svg_spike_kept),
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_trace_ranges),
 		cmocka_unit_test(test_jsonl_escapes),

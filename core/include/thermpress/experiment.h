@@ -302,6 +302,8 @@ size_t tp_recorder_rows(const struct tp_recorder *rec);
 /* The highest pressure or averaged pressure of any CPU sampled so far; 0: the recording
  * is flat; TP_NONE: the source gave no pressure at all. */
 int64_t tp_recorder_peak_pressure(const struct tp_recorder *rec);
+/* Snapshots written (each is one row per CPU). */
+size_t tp_recorder_samples(const struct tp_recorder *rec);
 /* Finish the trace and free rec (always). */
 int tp_recorder_close(struct tp_recorder *rec, struct tp_error *err);
 
