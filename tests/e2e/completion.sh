@@ -41,7 +41,7 @@ assert_contains "$out" "show	show every CPU's capacity and thermal pressure" "__
 assert_contains "$out" "cap	cap or uncap CPUs' maximum frequency" "__complete: a group's summary"
 run "$TP" __complete show ""
 assert_contains "$out" "--json	print the result as JSON" "__complete: an option's help"
-run "$TP" __complete --s
+run "$TP" __complete --si
 assert_eq "$out" "--sim	use the built-in simulator instead of the kernel: hikey960 (the default), db410c or smp:N" "__complete: the first sentence of a global option's help"
 
 # The bash completion script, as bash would call it.
