@@ -141,7 +141,7 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 		uint64_t first = m->t[model_ring(m, m->len > (size_t)width ? m->len - width : 0)];
 		uint64_t last = m->t[model_ring(m, m->len - 1)];
 		snprintf(leg, sizeof(leg), "%sshadow estimate  last %s", FMT_ESTIMATE,
-			 fmt_duration(span, sizeof(span), last - first));
+			 fmt_span(span, sizeof(span), last - first));
 	} else {
 		snprintf(leg, sizeof(leg), "%sshadow estimate", FMT_ESTIMATE);
 	}
