@@ -243,16 +243,19 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		layout_move(l, l->list_h > 1 ? l->list_h - 1 : 1, 0);
 		break;
 	case KEY_HOME:
+		l->pinned = true;
 		l->cur = 0;
 		layout_scroll(l);
 		break;
 	case KEY_END:
+		l->pinned = true;
 		l->cur = l->nitems ? l->nitems - 1 : 0;
 		layout_scroll(l);
 		break;
 	case 'c':
 		if (!l->nitems || !m->have_snap)
 			break;
+		l->pinned = true;	/* what is capped stays selected */
 		{
 			char who[64];
 			sel_name(m, l, who, sizeof(who));
@@ -264,6 +267,7 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		ui->mode = UI_PROMPT;
 		break;
 	case 'x':
+		l->pinned = true;
 		if (l->nitems && m->have_snap)
 			do_clear(src, m, l, ui);
 		break;

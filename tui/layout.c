@@ -211,6 +211,7 @@ void layout_move(struct layout *l, int dy, int dx)
 
 	if (!l->nitems)
 		return;
+	l->pinned = true;
 	if (!l->compact) {
 		if (dy) {
 			cur += dy;
@@ -248,6 +249,53 @@ void layout_move(struct layout *l, int dy, int dx)
 		cur = (long)l->nitems - 1;
 	l->cur = (size_t)cur;
 	layout_scroll(l);
+}
+
+/* The mean averaged pressure of item k's shown CPUs, TP_NONE when none has one. */
+static int64_t item_pressure(const struct layout *l, const struct model *m, size_t k)
+{
+	const struct tp_snapshot *s = &m->snap;
+	int64_t sum = 0, n = 0;
+
+	if (l->items[k].kind == SEL_CPU) {
+		const struct tp_cpu *c = &s->cpus[l->items[k].index];
+		return c->online != 0 ? c->avg_pressure : TP_NONE;
+	}
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		const struct tp_cpu *c = &s->cpus[i];
+		if (c->domain == l->items[k].index && model_shown(m, (int)i) &&
+		    c->online != 0 && c->avg_pressure >= 0) {
+			sum += c->avg_pressure;
+			n++;
+		}
+	}
+	return n ? sum / n : TP_NONE;
+}
+
+bool layout_follow_pressure(struct layout *l, const struct model *m)
+{
+	enum sel_kind kind = l->grouped ? SEL_DOMAIN : SEL_CPU;
+	size_t best = (size_t)-1, old = l->cur;
+	int64_t best_p = TP_NONE;
+
+	if (l->pinned || !l->nitems || !m->have_snap)
+		return false;
+	for (size_t k = 0; k < l->nitems; k++) {
+		int64_t p;
+
+		if (l->items[k].kind != kind)
+			continue;
+		p = item_pressure(l, m, k);
+		if (best == (size_t)-1 || p > best_p) {
+			best = k;
+			best_p = p;
+		}
+	}
+	if (best == (size_t)-1)
+		return false;
+	l->cur = best;
+	layout_scroll(l);
+	return l->cur != old;
 }
 
 void layout_free(struct layout *l)

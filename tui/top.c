@@ -66,6 +66,7 @@ static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w,
 		layout_items(l, m);
 	}
 	layout_fit(l, w, h, false);
+	layout_follow_pressure(l, m);
 	if (l->nitems)
 		model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
 }
@@ -122,6 +123,12 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 			now = mono_ns();
 			if (!ui->paused && now >= next) {
 				sample(src, m, ui);
+				/* the selection follows pressure until the user moves it */
+				if (gen != m->gen)
+					sync_layout(m, l, &gen, w, h);
+				else if (layout_follow_pressure(l, m))
+					model_select(m, l->items[l->cur].kind,
+						     l->items[l->cur].index);
 				next += ui->interval_ns;
 				if (next <= now)
 					next = now + ui->interval_ns;

@@ -171,6 +171,7 @@ struct layout {
 	int status_y;
 	int top;		/* first list line shown */
 	size_t cur;		/* selected item */
+	bool pinned;		/* the user chose the selection: it no longer follows pressure */
 	/* per item: its line and column in the list (compact: cell index in its line) */
 	int *line, *col;
 	int nlines;
@@ -182,6 +183,12 @@ void layout_scroll(struct layout *l);
 void layout_free(struct layout *l);
 /* Move the selection: by items (dy lines in compact mode, dx cells). */
 void layout_move(struct layout *l, int dy, int dx);
+/*
+ * Until the user moves (pinned), select the most pressured domain: the highest mean
+ * averaged pressure over its shown CPUs, the first on a tie (a CPU when no domain
+ * row is shown).  Returns whether the selection changed.
+ */
+bool layout_follow_pressure(struct layout *l, const struct model *m);
 
 /* ---- drawing ---------------------------------------------------------------- */
 
