@@ -83,32 +83,36 @@ static void draw_bar(struct canvas *cv, int y, int x, int width, const struct tp
 
 /* ---- rows ------------------------------------------------------------------------- */
 
-static void domain_cpus(const struct model *m, int d, char *buf, size_t len)
+/* The domain's summary: "1/4 capped  capacity min 511 mean 895  avg pressure mean 128". */
+static const char *summary(const struct dom_summary *ds, char *buf, size_t len)
 {
-	struct tp_cpuset set;
+	char cmin[24], cmean[24], avg[24];
 
-	tp_cpuset_zero(&set);
-	for (size_t i = 0; i < m->snap.nr_cpus; i++)
-		if (m->snap.cpus[i].domain == d && model_shown(m, (int)i))
-			tp_cpuset_add(&set, m->snap.cpus[i].cpu);
-	tp_cpuset_format(&set, buf, len);
+	snprintf(buf, len, "%d/%d capped  capacity min %s mean %s  avg pressure mean %s",
+		 ds->capped, ds->shown, fmt_value(cmin, sizeof(cmin), ds->cap_min),
+		 fmt_value(cmean, sizeof(cmean), ds->cap_mean),
+		 fmt_estimated(avg, sizeof(avg), ds->avg_mean, ds->avg_estimated));
+	return buf;
 }
 
 static void draw_domain_row(struct canvas *cv, const struct model *m, const struct layout *l,
 			    int y, int d, bool sel)
 {
-	char cpus[128];
+	const struct dom_summary *ds = &m->dsum[d];
+	char sum[160];
 	int x;
 
-	domain_cpus(m, d, cpus, sizeof(cpus));
 	if (sel)
 		cv_put(cv, y, 0, R_SELECTED, cv->g->sel);
 	x = 1;
 	cv_printf(cv, y, x, sel ? R_SELECTED : R_DOMAIN, "%s", m->snap.domains[d].name);
 	x += glyph_len(m->snap.domains[d].name);
-	cv_printf(cv, y, x, R_DIM, " cpus %s ", cpus);
-	x += 7 + (int)strlen(cpus);
-	for (; x < 6 + l->bar_w && !l->compact; x++)
+	cv_printf(cv, y, x, R_DIM, " cpus %s ", ds->cpus);
+	x += 7 + (int)strlen(ds->cpus);
+	summary(ds, sum, sizeof(sum));
+	cv_put(cv, y, x + 1, R_NORMAL, sum);
+	x += 2 + (int)strlen(sum);
+	for (; x < 6 + l->bar_w + NUMBERS_WIDTH && !l->compact; x++)
 		cv_put(cv, y, x, R_DIM, cv->g->hline);
 }
 
@@ -150,8 +154,30 @@ static void draw_cell(struct canvas *cv, const struct model *m, const struct lay
 		draw_bar(cv, y, x + l->cell_digits + 1, l->bar_w, c);
 }
 
+/* A heatmap cell: one glyph by heat_level(), the selected CPU in reverse. */
+static void add_heat(struct canvas *cv, int y, int x, struct run *run, const struct tp_cpu *c,
+		     bool sel)
+{
+	const struct glyphs *g = cv->g;
+	int level = heat_level(c);
+	const char *glyph = g->heat[level];
+	enum role r = (enum role)(R_HEAT0 + level);
+
+	if (c->online == 0) {
+		glyph = g->off;
+		r = R_DIM;
+	} else if (c->capacity < 0 || c->max_capacity < 0) {
+		glyph = g->unknown;
+		r = R_DIM;
+	}
+	run_add(cv, y, x, run, sel ? R_SELECTED : r, glyph);
+}
+
 static void draw_list(struct canvas *cv, const struct model *m, const struct layout *l)
 {
+	struct run run = { .n = 0 };
+	int run_y = -1;
+
 	for (size_t k = 0; k < l->nitems; k++) {
 		int line = l->line[k] - l->top;
 		int y = l->list_y + line;
@@ -159,13 +185,21 @@ static void draw_list(struct canvas *cv, const struct model *m, const struct lay
 
 		if (line < 0 || line >= l->list_h)
 			continue;
+		if (run_y != y) {
+			/* a heatmap line is drawn as runs of one role, not cell by cell */
+			run_flush(cv, run_y, &run);
+			run_y = y;
+		}
 		if (l->items[k].kind == SEL_DOMAIN)
 			draw_domain_row(cv, m, l, y, l->items[k].index, sel);
+		else if (l->heatmap)
+			add_heat(cv, y, 1 + l->col[k], &run, &m->snap.cpus[l->items[k].index], sel);
 		else if (l->compact)
 			draw_cell(cv, m, l, y, 1 + l->col[k] * l->cell_w, l->items[k].index, sel);
 		else
 			draw_cpu_row(cv, m, l, y, l->items[k].index, sel);
 	}
+	run_flush(cv, run_y, &run);
 	if (l->top > 0)
 		cv_put(cv, l->list_y, cv->w - 1, R_DIM, "^");
 	if (l->top + l->list_h < l->nlines)
@@ -220,9 +254,18 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 		cv_printf(cv, 2, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
 		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
 			  "pres", "avg");
-	} else {
+	} else if (!l->heatmap) {
 		cv_printf(cv, 2, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
 			  "select one for its numbers", m->snap.nr_cpus);
+	} else {
+		const struct glyphs *g = cv->g;
+		char line[256];
+
+		snprintf(line, sizeof(line), "heatmap: %zu CPUs, averaged pressure of max "
+			 "capacity: %s none %s <25%% %s <50%% %s <75%% %s more",
+			 m->snap.nr_cpus, g->heat[0], g->heat[1],
+			 g->heat[2], g->heat[3], g->heat[4]);
+		cv_put(cv, 2, 1, R_HEADER, line);
 	}
 }
 

@@ -26,6 +26,9 @@ const struct glyphs glyphs_utf8 = {
 	.hline = "\u2500",
 	.p_inst = "\u00b7",
 	.p_avg = "\u25cf",
+	.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },
+	.off = "x",
+	.unknown = "?",
 };
 
 const struct glyphs glyphs_ascii = {
@@ -38,6 +41,9 @@ const struct glyphs glyphs_ascii = {
 	.hline = "-",
 	.p_inst = ".",
 	.p_avg = "*",
+	.heat = { ".", "-", "+", "*", "#" },
+	.off = "x",
+	.unknown = "?",
 };
 
 static bool curses_on;
@@ -99,6 +105,8 @@ static void set_colours(void)
 	attrs[R_DOMAIN] = A_BOLD | A_UNDERLINE;
 	attrs[R_ERROR] = A_BOLD | A_REVERSE;
 	attrs[R_P_AVG] = A_BOLD;
+	attrs[R_HEAT0] = A_DIM;
+	attrs[R_HEAT4] = A_BOLD;
 	if (!colour || start_color() == ERR)
 		return;
 	use_default_colors();
@@ -108,6 +116,8 @@ static void set_colours(void)
 		[R_GOOD] = COLOR_GREEN, [R_P_INST] = COLOR_YELLOW, [R_P_AVG] = COLOR_GREEN,
 		[R_SHADOW0] = COLOR_MAGENTA, [R_SHADOW1] = COLOR_BLUE, [R_SHADOW2] = COLOR_CYAN,
 		[R_SHADOW3] = COLOR_WHITE,
+		[R_HEAT0] = COLOR_GREEN, [R_HEAT1] = COLOR_YELLOW, [R_HEAT2] = COLOR_YELLOW,
+		[R_HEAT3] = COLOR_RED, [R_HEAT4] = COLOR_RED,
 	};
 	for (int r = 0; r < R_COUNT; r++) {
 		if (!fg[r] || r >= COLOR_PAIRS)

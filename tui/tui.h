@@ -26,6 +26,9 @@
 
 /* ---- glyphs and roles ---------------------------------------------------- */
 
+/* Heatmap levels: no averaged pressure, then quarters of the max capacity taken away. */
+#define HEAT_LEVELS 5
+
 struct glyphs {
 	bool utf8;
 	const char *full;		/* effective capacity */
@@ -35,6 +38,8 @@ struct glyphs {
 	const char *sel;		/* selected row */
 	const char *hline;
 	const char *p_inst, *p_avg;	/* plot: instantaneous and averaged pressure */
+	const char *heat[HEAT_LEVELS];	/* heatmap cells, by heat_level() */
+	const char *off, *unknown;	/* heatmap: an offline CPU, one of unknown capacity */
 };
 extern const struct glyphs glyphs_utf8, glyphs_ascii;
 
@@ -56,6 +61,11 @@ enum role {
 	R_SHADOW1,
 	R_SHADOW2,
 	R_SHADOW3,
+	R_HEAT0,	/* R_HEAT0 + heat_level() */
+	R_HEAT1,
+	R_HEAT2,
+	R_HEAT3,
+	R_HEAT4,
 	R_COUNT,
 };
 
@@ -95,6 +105,18 @@ struct shadow {
 /* What is selected: a CPU (index into snap->cpus) or a domain (index into domains). */
 enum sel_kind { SEL_CPU, SEL_DOMAIN };
 
+/* One domain's shown CPUs, summed up at each sample (the domain rows). */
+struct dom_summary {
+	int shown;			/* shown CPUs */
+	int capped;			/* online ones whose capped capacity is below max */
+	int64_t cap_min, cap_mean;	/* capacity the scheduler uses; TP_NONE when unknown */
+	int64_t avg_mean;		/* mean averaged pressure; TP_NONE when unknown */
+	bool avg_estimated;		/* one of the averages is an estimate */
+	int64_t cap_sum, avg_sum;	/* while summing: the means' sums and counts */
+	int ncap, navg;
+	char cpus[128];			/* the shown CPUs, "0-3" */
+};
+
 struct model {
 	struct tp_snapshot snap;	/* the last good snapshot, reused */
 	bool have_snap;
@@ -124,6 +146,9 @@ struct model {
 	uint32_t known_decay[TP_MAX_BACKENDS];
 	size_t nknown;
 
+	struct dom_summary *dsum;	/* [ndomains] */
+	size_t dsum_cap;
+
 	const struct tp_cpuset *filter;	/* shown CPUs, NULL: all */
 	const struct tp_plugin_set *plugins;
 };
@@ -145,6 +170,8 @@ size_t model_ring(const struct model *m, size_t s);
 void model_select(struct model *m, enum sel_kind kind, int index);
 /* The CPUs of the selection (shown ones only). */
 void model_sel_cpus(const struct model *m, struct tp_cpuset *out);
+/* 0 for no averaged pressure (or unknown), else 1..4 by quarters of the max capacity. */
+int heat_level(const struct tp_cpu *c);
 
 /* ---- layout ---------------------------------------------------------------- */
 
@@ -163,6 +190,7 @@ struct layout {
 	size_t nitems, alloc;
 	bool grouped;		/* domain header rows shown */
 	bool compact;
+	bool heatmap;		/* compact, one cell per CPU coloured by heat_level() */
 	int cols;		/* items per line in compact mode */
 	int cell_w, bar_w;	/* compact cell and bar width, or the wide bar */
 	int cell_digits;	/* width of the largest CPU number */
