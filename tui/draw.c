@@ -278,7 +278,7 @@ static const char *const help_lines[] = {
 	"  b            choose the backend (left/right, enter; esc cancels)",
 	"  + / -        double / halve the decay period of the active backend",
 	"  p            pause or resume sampling",
-	"  ?            this help         q  quit",
+	"  ? or F1      this help         q or F10  quit",
 	"bars (0..1024, the scheduler's capacity scale)",
 	"  solid        capacity the scheduler uses: max - averaged pressure",
 	"  shaded       the rest of the CPU's max capacity",
@@ -324,7 +324,7 @@ static void draw_status(struct canvas *cv, const struct layout *l, const struct 
 		cv_put(cv, y, 0, ui->status_err ? R_ERROR : R_GOOD, ui->status);
 	else
 		cv_put(cv, y, 0, R_DIM,
-		       "? help  c cap  x clear  b backend  +/- decay  p pause  q quit");
+		       "?/F1 help  c cap  x clear  b backend  +/- decay  p pause  q/F10 quit");
 }
 
 int draw_once_height(const struct layout *l)

@@ -212,12 +212,13 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 	}
 	if (ui->mode == UI_HELP) {
 		ui->mode = UI_NORMAL;
-		if (ch != 'q')
+		if (ch != 'q' && ch != KEY_F(10))
 			return;
 	}
 	switch (ch) {
 	case 'q':
 	case 'Q':
+	case KEY_F(10):	/* htop's habits: F10 quits, F1 helps */
 		ui->quit = true;
 		break;
 	case KEY_UP:
@@ -288,6 +289,7 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		ui_status(ui, false, ui->paused ? "paused" : "resumed");
 		break;
 	case '?':
+	case KEY_F(1):
 		ui->mode = UI_HELP;
 		break;
 	case 27:

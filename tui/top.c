@@ -71,8 +71,9 @@ static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w,
 		model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
 }
 
-static int run_live(struct tp_source *src, const struct glyphs *g, struct model *m,
-		    struct layout *l, struct ui *ui, struct tp_error *err)
+static int run_live(struct tp_source *src, const struct top_options *opts,
+		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui,
+		    struct tp_error *err)
 {
 	unsigned gen = 0;
 	uint64_t next;
@@ -83,7 +84,7 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 				    "top needs a terminal (use --once to print one frame)");
 	tui_stop = 0;
 	term_signals(true);
-	if (term_start() < 0) {
+	if (term_start(opts->no_color) < 0) {
 		term_signals(false);
 		return tp_error_set(err, -EIO, "cannot start the terminal (TERM=%s)",
 				    getenv("TERM") ? getenv("TERM") : "");
@@ -158,7 +159,7 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 
 int top_run(struct tp_source *src, const struct top_options *opts, struct tp_error *err)
 {
-	const struct glyphs *g = term_glyphs();
+	const struct glyphs *g = term_glyphs(opts->no_unicode);
 	struct model m;
 	struct layout l;
 	struct ui ui;
@@ -173,7 +174,7 @@ int top_run(struct tp_source *src, const struct top_options *opts, struct tp_err
 	if (opts->once)
 		status = run_once(src, opts, g, &m, &l, &ui, err);
 	else
-		status = run_live(src, g, &m, &l, &ui, err);
+		status = run_live(src, opts, g, &m, &l, &ui, err);
 	layout_free(&l);
 	model_fini(&m);
 	return status;

@@ -255,8 +255,9 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...)
 /* ---- terminal --------------------------------------------------------------------- */
 
 extern volatile sig_atomic_t tui_stop;
-const struct glyphs *term_glyphs(void);	/* from the locale (setlocale done here) */
-int term_start(void);			/* curses on; 0 or -1 */
+/* From the locale (setlocale done here); ASCII with no_unicode. */
+const struct glyphs *term_glyphs(bool no_unicode);
+int term_start(bool no_color);		/* curses on; 0 or -1 */
 void term_stop(void);			/* idempotent; also registered with atexit */
 int term_attr(enum role r);
 void term_signals(bool on);
