@@ -208,12 +208,69 @@ static void draw_list(struct canvas *cv, const struct model *m, const struct lay
 
 /* ---- header, status, help --------------------------------------------------------- */
 
+/*
+ * The thermal zones, "thermal  big-thermal 72.3 C (passive 70.0 C)  little-thermal 45.0 C",
+ * a zone at or above a trip point in the error role; under them the cpufreq cooling
+ * devices, "cooling  cpufreq-cpu4 2/3 (big)", one in force in the error role.
+ */
+static void draw_thermal(struct canvas *cv, const struct model *m, int y)
+{
+	const struct tp_thermal *th = &m->thermal;
+	char buf[160], temp[32], trip[32];
+	int x = 0;
+
+	cv_put(cv, y, x, R_HEADER, "thermal");
+	x += 7;
+	for (size_t i = 0; i < th->nr_zones && x < cv->w; i++) {
+		const struct tp_thermal_zone *z = &th->zones[i];
+		bool hot = false;
+		size_t n;
+
+		n = (size_t)snprintf(buf, sizeof(buf), "  %s %s", z->type,
+				     fmt_temp(temp, sizeof(temp), z->temp_mc));
+		for (size_t t = 0; t < z->nr_trips && n < sizeof(buf); t++) {
+			const struct tp_thermal_trip *tr = &z->trips[t];
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", t ? ", " : " (",
+					      tr->type, fmt_temp(trip, sizeof(trip), tr->temp_mc));
+			/* a trip at 0 C or below is one the firmware left unset */
+			if (z->temp_mc != TP_NONE && tr->temp_mc > 0 &&
+			    z->temp_mc >= tr->temp_mc)
+				hot = true;
+		}
+		if (z->nr_trips && n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, ")");
+		cv_put(cv, y, x, hot ? R_ERROR : R_NORMAL, buf);
+		x += glyph_len(buf);
+	}
+	if (!th->nr_cooling)
+		return;
+	if (th->nr_zones)
+		y++;
+	cv_put(cv, y, 0, R_HEADER, "cooling");
+	x = 7;
+	for (size_t i = 0; i < th->nr_cooling && x < cv->w; i++) {
+		const struct tp_thermal_cooling *c = &th->cooling[i];
+		const char *dom = "";
+		char cur[24], max[24];
+
+		for (size_t d = 0; d < m->snap.nr_domains; d++)
+			if (m->snap.domains[d].id == c->domain)
+				dom = m->snap.domains[d].name;
+		snprintf(buf, sizeof(buf), "  %s %s/%s%s%s%s", c->type,
+			 fmt_value(cur, sizeof(cur), c->cur_state),
+			 fmt_value(max, sizeof(max), c->max_state), dom[0] ? " (" : "", dom,
+			 dom[0] ? ")" : "");
+		cv_put(cv, y, x, c->cur_state > 0 ? R_ERROR : R_DIM, buf);
+		x += glyph_len(buf);
+	}
+}
+
 static void draw_header(struct canvas *cv, const struct model *m, const struct layout *l,
 			const struct ui *ui)
 {
 	const struct tp_snapshot *s = &m->snap;
 	char iv[32], step[32], decay[32], t[32], right[64];
-	int x;
+	int x, y;
 
 	cv_printf(cv, 0, 0, R_TITLE, "thermpress top");
 	cv_printf(cv, 0, 14, R_NORMAL, " - %s", ui->source_desc);
@@ -249,13 +306,16 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (ui->paused)
 		cv_put(cv, 1, x + 2, R_ERROR, "PAUSED");
 
+	if (l->thermal_rows)
+		draw_thermal(cv, m, 2);
+	y = l->list_y - 1;
 	if (!l->compact) {
-		cv_printf(cv, 2, 1, R_HEADER, "%4s", "CPU");
-		cv_printf(cv, 2, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
-		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
+		cv_printf(cv, y, 1, R_HEADER, "%4s", "CPU");
+		cv_printf(cv, y, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
+		cv_printf(cv, y, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
 			  "pres", "avg");
 	} else if (!l->heatmap) {
-		cv_printf(cv, 2, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
+		cv_printf(cv, y, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
 			  "select one for its numbers", m->snap.nr_cpus);
 	} else {
 		const struct glyphs *g = cv->g;
@@ -265,7 +325,7 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 			 "capacity: %s none %s <25%% %s <50%% %s <75%% %s more",
 			 m->snap.nr_cpus, g->heat[0], g->heat[1],
 			 g->heat[2], g->heat[3], g->heat[4]);
-		cv_put(cv, 2, 1, R_HEADER, line);
+		cv_put(cv, y, 1, R_HEADER, line);
 	}
 }
 

@@ -138,7 +138,7 @@ static void place_compact(struct layout *l, int cols)
 
 void layout_fit(struct layout *l, int w, int h, bool once)
 {
-	const int header = 3;
+	const int header = 3 + l->thermal_rows;
 	int plot_rows, plot_want;
 
 	l->compact = l->heatmap = false;

@@ -343,6 +343,14 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 	remember_decay(m);
 	if (strcmp(m->active, m->snap.backend))
 		shadows_rebuild(m);
+	if (column && !m->thermal_unsupported) {
+		struct tp_error terr = { 0 };
+
+		rc = tp_thermal_read(src, &m->thermal, &terr);
+		if (rc == -ENOTSUP)
+			m->thermal_unsupported = true;
+		m->have_thermal = rc == 0 && (m->thermal.nr_zones || m->thermal.nr_cooling);
+	}
 	if (column) {
 		r = m->head;
 		m->t[r] = m->snap.time_ns;
@@ -376,6 +384,13 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 		shadows_feed(m, m->snap.time_ns, p);
 	}
 	return 0;
+}
+
+int model_thermal_rows(const struct model *m)
+{
+	if (!m->have_thermal)
+		return 0;
+	return (m->thermal.nr_zones ? 1 : 0) + (m->thermal.nr_cooling ? 1 : 0);
 }
 
 int model_init(struct model *m, struct tp_source *src, const struct tp_cpuset *filter)

@@ -37,6 +37,7 @@ static int run_once(struct tp_source *src, const struct top_options *opts,
 	if (layout_items(l, m) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
 	l->cur = (size_t)-1;	/* no selection marker in a printed frame */
+	l->thermal_rows = model_thermal_rows(m);
 	layout_fit(l, w, 0, true);
 	if (cv_text_init(&cv, w, draw_once_height(l), g) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
@@ -61,6 +62,7 @@ static void sample(struct tp_source *src, struct model *m, struct ui *ui)
 
 static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w, int h)
 {
+	l->thermal_rows = model_thermal_rows(m);
 	if (m->have_snap && *gen != m->gen) {
 		*gen = m->gen;
 		layout_items(l, m);
@@ -125,7 +127,7 @@ static int run_live(struct tp_source *src, const struct top_options *opts,
 			if (!ui->paused && now >= next) {
 				sample(src, m, ui);
 				/* the selection follows pressure until the user moves it */
-				if (gen != m->gen)
+				if (gen != m->gen || l->thermal_rows != model_thermal_rows(m))
 					sync_layout(m, l, &gen, w, h);
 				else if (layout_follow_pressure(l, m))
 					model_select(m, l->items[l->cur].kind,

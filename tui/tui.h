@@ -146,6 +146,10 @@ struct model {
 	uint32_t known_decay[TP_MAX_BACKENDS];
 	size_t nknown;
 
+	struct tp_thermal thermal;	/* zones and cooling states at the last sample */
+	bool have_thermal;		/* the source has some */
+	bool thermal_unsupported;	/* it has none to read: not asked again */
+
 	struct dom_summary *dsum;	/* [ndomains] */
 	size_t dsum_cap;
 
@@ -161,6 +165,8 @@ void model_fini(struct model *m);
  * Returns 0 or the library's error (kept in m->snap_err).
  */
 int model_sample(struct model *m, struct tp_source *src, bool column);
+/* The rows the thermal zones take: one for the zones, one for the cooling devices. */
+int model_thermal_rows(const struct model *m);
 bool model_shown(const struct model *m, int cpu_index);
 /* The selection's instantaneous and averaged pressure at history sample s (0 oldest). */
 int64_t model_sel_pres(const struct model *m, size_t s);
@@ -189,6 +195,7 @@ struct layout {
 	struct item *items;	/* domains headers and CPUs, in display order */
 	size_t nitems, alloc;
 	bool grouped;		/* domain header rows shown */
+	int thermal_rows;	/* for zones, and cooling devices (set before layout_fit) */
 	bool compact;
 	bool heatmap;		/* compact, one cell per CPU coloured by heat_level() */
 	int cols;		/* items per line in compact mode */
