@@ -265,25 +265,15 @@ void layout_move(struct layout *l, int dy, int dx)
 	layout_scroll(l);
 }
 
-/* The mean averaged pressure of item k's shown CPUs, TP_NONE when none has one. */
+/* Item k's averaged pressure: a domain's mean (its summary), a CPU's own; TP_NONE: none. */
 static int64_t item_pressure(const struct layout *l, const struct model *m, size_t k)
 {
 	const struct tp_snapshot *s = &m->snap;
-	int64_t sum = 0, n = 0;
+	int i = l->items[k].index;
 
-	if (l->items[k].kind == SEL_CPU) {
-		const struct tp_cpu *c = &s->cpus[l->items[k].index];
-		return c->online != 0 ? c->avg_pressure : TP_NONE;
-	}
-	for (size_t i = 0; i < s->nr_cpus; i++) {
-		const struct tp_cpu *c = &s->cpus[i];
-		if (c->domain == l->items[k].index && model_shown(m, (int)i) &&
-		    c->online != 0 && c->avg_pressure >= 0) {
-			sum += c->avg_pressure;
-			n++;
-		}
-	}
-	return n ? sum / n : TP_NONE;
+	if (l->items[k].kind == SEL_DOMAIN)
+		return (size_t)i < m->ndomains ? m->dsum[i].avg_mean : TP_NONE;
+	return s->cpus[i].online != 0 ? s->cpus[i].avg_pressure : TP_NONE;
 }
 
 bool layout_follow_pressure(struct layout *l, const struct model *m)
