@@ -11,18 +11,27 @@ extern const struct cmd_entry cmd_top_entry;
 
 #define TOP_MIN_INTERVAL_NS 10000000ull	/* 10 ms */
 
-enum { OPT_INTERVAL, OPT_CPUS, OPT_ONCE, OPT_SCENARIO };
+enum { OPT_INTERVAL, OPT_DELAY, OPT_CPUS, OPT_ONCE, OPT_SCENARIO, OPT_NO_COLOR, OPT_NO_UNICODE };
 static const struct cmd_arg top_opts[] = {
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
 			   .unit_ns = 1000000000ull, .min = (int64_t)TOP_MIN_INTERVAL_NS,
 			   .flags = ARG_REPEAT,
 			   .help = "sample every DURATION (default 1s; a bare number is in seconds)" },
+	/* htop's -d: the same interval, a bare number in tenths of a second */
+	[OPT_DELAY] = { .name = "--delay", .short_name = "-d", .kind = &kind_duration,
+			.value_name = "TENTHS", .unit_ns = 100000000ull,
+			.min = (int64_t)TOP_MIN_INTERVAL_NS, .flags = ARG_REPEAT,
+			.help = "sample every TENTHS tenths of a second, as htop -d (10 is 1s; "
+				"also a duration such as 500ms)" },
 	[OPT_CPUS] = { .name = "--cpus", .kind = &kind_cpulist, .value_name = "LIST",
 		       .flags = ARG_REPEAT, .help = "show these CPUs only" },
 	[OPT_ONCE] = { .name = "--once", .help = "print one frame as plain text and exit" },
 	[OPT_SCENARIO] = { .name = "--scenario", .kind = &kind_scenario, .value_name = "NAME",
 			   .flags = ARG_REPEAT,
 			   .help = "run the simulator with a thermal scenario (heat)" },
+	[OPT_NO_COLOR] = { .name = "--no-color", .help = "no colours, as with NO_COLOR set" },
+	[OPT_NO_UNICODE] = { .name = "--no-unicode",
+			     .help = "ASCII drawing only, as in a locale that is not UTF-8" },
 	{ 0 },
 };
 
@@ -35,9 +44,16 @@ static int exec_top(struct cmd_ctx *ctx, const struct cmd_args *args)
 	struct tp_source *src;
 	int rc;
 
+	if (args->opt[OPT_INTERVAL].given && args->opt[OPT_DELAY].given)
+		return cmd_usage_error(ctx, "--interval and --delay both set the interval "
+				       "(give one)");
 	if (args->opt[OPT_INTERVAL].given)
 		opts.interval_ns = args->opt[OPT_INTERVAL].v.ns;
+	if (args->opt[OPT_DELAY].given)
+		opts.interval_ns = args->opt[OPT_DELAY].v.ns;
 	opts.once = args->opt[OPT_ONCE].given;
+	opts.no_color = args->opt[OPT_NO_COLOR].given;
+	opts.no_unicode = args->opt[OPT_NO_UNICODE].given;
 	if (scenario) {
 		if (ctx->opts.kind != TP_SOURCE_SIM)
 			return cmd_usage_error(ctx, "--scenario needs the simulator (--sim)");
@@ -74,9 +90,11 @@ const struct cmd_entry cmd_top_entry = {
 		"minus the averaged pressure), the numbers, and a history plot of the selected CPU "
 		"or cluster with the curves the other backends would give (estimates).  Keys: "
 		"arrows select, c caps the selection (as cap set), x clears, b chooses the "
-		"backend, + and - double and halve the decay period, p pauses, ? helps, q quits.  "
-		"--interval DURATION samples every DURATION (default 1s; a bare number is in "
-		"seconds).  On the simulator's virtual clock (--sim --virtual-clock) each interval "
+		"backend, + and - double and halve the decay period, p pauses, ? or F1 helps, q or "
+		"F10 quits.  --interval DURATION samples every DURATION (default 1s; a bare number "
+		"is in seconds); -d, --delay TENTHS is the same in tenths of a second, as htop's "
+		"-d.  --no-color and --no-unicode draw without colours (as NO_COLOR) and with "
+		"ASCII only (as a locale that is not UTF-8).  On the simulator's virtual clock (--sim --virtual-clock) each interval "
 		"also advances the clock by the interval.  --once prints one frame as plain text "
 		"and exits.  --scenario NAME runs the simulator with a thermal scenario (heat).  "
 		"See docs/top.md.",

@@ -198,6 +198,15 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 	return src->ops->advance(src, ns, err);
 }
 
+int tp_thermal_read(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!src->ops->thermal)
+		return tp_error_set(err, -ENOTSUP, "%s has no thermal zones to read",
+				    src->description);
+	return src->ops->thermal(src, out, err);
+}
+
 /* The stock calls on a source without the stock operations. */
 static int not_stock(const struct tp_source *src, struct tp_error *err)
 {

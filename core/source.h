@@ -59,6 +59,8 @@ struct tp_source_ops {
 			      struct tp_error *err);
 	int (*stock_set_cap_method)(struct tp_source *src, enum tp_stock_cap_method method,
 				    struct tp_error *err);
+	/* Optional (NULL: -ENOTSUP): tp_thermal_read, out zeroed by the caller. */
+	int (*thermal)(struct tp_source *src, struct tp_thermal *out, struct tp_error *err);
 	/* Optional: the state file (state.h): record changes first, undo them, count them. */
 	int (*journal)(struct tp_source *src, struct tp_error *err);
 	int (*restore)(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err);

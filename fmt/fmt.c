@@ -101,6 +101,33 @@ const char *fmt_duration(char *buf, size_t len, uint64_t ns)
 	return put(buf, len, "%llu ns", (unsigned long long)ns);
 }
 
+/* v / unit rounded to the nearest tenth, as "7" or "7.5" (the tenth dropped when 0). */
+static const char *put_tenths(char *buf, size_t len, uint64_t v, uint64_t unit,
+			      const char *name)
+{
+	uint64_t t = v / (unit / 10) + (v % (unit / 10) >= unit / 20);
+
+	if (t % 10 == 0)
+		return put(buf, len, "%llu %s", (unsigned long long)(t / 10), name);
+	return put(buf, len, "%llu.%llu %s", (unsigned long long)(t / 10),
+		   (unsigned long long)(t % 10), name);
+}
+
+const char *fmt_span(char *buf, size_t len, uint64_t ns)
+{
+	const uint64_t ms = 1000000ull, s = 1000 * ms, min = 60 * s;
+
+	if (ns < s - ms / 2)
+		return put(buf, len, "%llu ms", (unsigned long long)((ns + ms / 2) / ms));
+	if (ns < 10 * s - s / 20)
+		return put_tenths(buf, len, ns, s, "s");
+	if (ns < 120 * s - s / 2)
+		return put(buf, len, "%llu s", (unsigned long long)((ns + s / 2) / s));
+	if (ns < 10 * min - min / 20)
+		return put_tenths(buf, len, ns, min, "min");
+	return put(buf, len, "%llu min", (unsigned long long)(ns / min + (ns % min >= min / 2)));
+}
+
 const char *fmt_temp(char *buf, size_t len, int64_t mc)
 {
 	uint64_t m = magnitude(mc);

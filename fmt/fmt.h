@@ -41,6 +41,9 @@ const char *fmt_decay(char *buf, size_t len, int64_t decay_ms);
 const char *fmt_time(char *buf, size_t len, uint64_t ns);
 /* A duration, exactly, in the largest unit that divides it: "1 s", "200 ms", "1500 ms", "250 us", "7 ns". */
 const char *fmt_duration(char *buf, size_t len, uint64_t ns);
+/* A span of time for people, rounded to the unit that reads best: "350 ms", "1.4 s", "70 s",
+ * "8.5 min", "42 min" (ms below 1 s, tenths of a second below 10 s, seconds below 2 min). */
+const char *fmt_span(char *buf, size_t len, uint64_t ns);
 /* A temperature given in millidegrees Celsius, to 0.1 (truncated): "45.0 C", "-5.5 C", FMT_NONE. */
 const char *fmt_temp(char *buf, size_t len, int64_t mc);
 

@@ -83,32 +83,36 @@ static void draw_bar(struct canvas *cv, int y, int x, int width, const struct tp
 
 /* ---- rows ------------------------------------------------------------------------- */
 
-static void domain_cpus(const struct model *m, int d, char *buf, size_t len)
+/* The domain's summary: "1/4 capped  capacity min 511 mean 895  avg pressure mean 128". */
+static const char *summary(const struct dom_summary *ds, char *buf, size_t len)
 {
-	struct tp_cpuset set;
+	char cmin[24], cmean[24], avg[24];
 
-	tp_cpuset_zero(&set);
-	for (size_t i = 0; i < m->snap.nr_cpus; i++)
-		if (m->snap.cpus[i].domain == d && model_shown(m, (int)i))
-			tp_cpuset_add(&set, m->snap.cpus[i].cpu);
-	tp_cpuset_format(&set, buf, len);
+	snprintf(buf, len, "%d/%d capped  capacity min %s mean %s  avg pressure mean %s",
+		 ds->capped, ds->shown, fmt_value(cmin, sizeof(cmin), ds->cap_min),
+		 fmt_value(cmean, sizeof(cmean), ds->cap_mean),
+		 fmt_estimated(avg, sizeof(avg), ds->avg_mean, ds->avg_estimated));
+	return buf;
 }
 
 static void draw_domain_row(struct canvas *cv, const struct model *m, const struct layout *l,
 			    int y, int d, bool sel)
 {
-	char cpus[128];
+	const struct dom_summary *ds = &m->dsum[d];
+	char sum[160];
 	int x;
 
-	domain_cpus(m, d, cpus, sizeof(cpus));
 	if (sel)
 		cv_put(cv, y, 0, R_SELECTED, cv->g->sel);
 	x = 1;
 	cv_printf(cv, y, x, sel ? R_SELECTED : R_DOMAIN, "%s", m->snap.domains[d].name);
 	x += glyph_len(m->snap.domains[d].name);
-	cv_printf(cv, y, x, R_DIM, " cpus %s ", cpus);
-	x += 7 + (int)strlen(cpus);
-	for (; x < 6 + l->bar_w && !l->compact; x++)
+	cv_printf(cv, y, x, R_DIM, " cpus %s ", ds->cpus);
+	x += 7 + (int)strlen(ds->cpus);
+	summary(ds, sum, sizeof(sum));
+	cv_put(cv, y, x + 1, R_NORMAL, sum);
+	x += 2 + (int)strlen(sum);
+	for (; x < 6 + l->bar_w + NUMBERS_WIDTH && !l->compact; x++)
 		cv_put(cv, y, x, R_DIM, cv->g->hline);
 }
 
@@ -150,8 +154,30 @@ static void draw_cell(struct canvas *cv, const struct model *m, const struct lay
 		draw_bar(cv, y, x + l->cell_digits + 1, l->bar_w, c);
 }
 
+/* A heatmap cell: one glyph by heat_level(), the selected CPU in reverse. */
+static void add_heat(struct canvas *cv, int y, int x, struct run *run, const struct tp_cpu *c,
+		     bool sel)
+{
+	const struct glyphs *g = cv->g;
+	int level = heat_level(c);
+	const char *glyph = g->heat[level];
+	enum role r = (enum role)(R_HEAT0 + level);
+
+	if (c->online == 0) {
+		glyph = g->off;
+		r = R_DIM;
+	} else if (c->capacity < 0 || c->max_capacity < 0) {
+		glyph = g->unknown;
+		r = R_DIM;
+	}
+	run_add(cv, y, x, run, sel ? R_SELECTED : r, glyph);
+}
+
 static void draw_list(struct canvas *cv, const struct model *m, const struct layout *l)
 {
+	struct run run = { .n = 0 };
+	int run_y = -1;
+
 	for (size_t k = 0; k < l->nitems; k++) {
 		int line = l->line[k] - l->top;
 		int y = l->list_y + line;
@@ -159,13 +185,21 @@ static void draw_list(struct canvas *cv, const struct model *m, const struct lay
 
 		if (line < 0 || line >= l->list_h)
 			continue;
+		if (run_y != y) {
+			/* a heatmap line is drawn as runs of one role, not cell by cell */
+			run_flush(cv, run_y, &run);
+			run_y = y;
+		}
 		if (l->items[k].kind == SEL_DOMAIN)
 			draw_domain_row(cv, m, l, y, l->items[k].index, sel);
+		else if (l->heatmap)
+			add_heat(cv, y, 1 + l->col[k], &run, &m->snap.cpus[l->items[k].index], sel);
 		else if (l->compact)
 			draw_cell(cv, m, l, y, 1 + l->col[k] * l->cell_w, l->items[k].index, sel);
 		else
 			draw_cpu_row(cv, m, l, y, l->items[k].index, sel);
 	}
+	run_flush(cv, run_y, &run);
 	if (l->top > 0)
 		cv_put(cv, l->list_y, cv->w - 1, R_DIM, "^");
 	if (l->top + l->list_h < l->nlines)
@@ -174,12 +208,69 @@ static void draw_list(struct canvas *cv, const struct model *m, const struct lay
 
 /* ---- header, status, help --------------------------------------------------------- */
 
+/*
+ * The thermal zones, "thermal  big-thermal 72.3 C (passive 70.0 C)  little-thermal 45.0 C",
+ * a zone at or above a trip point in the error role; under them the cpufreq cooling
+ * devices, "cooling  cpufreq-cpu4 2/3 (big)", one in force in the error role.
+ */
+static void draw_thermal(struct canvas *cv, const struct model *m, int y)
+{
+	const struct tp_thermal *th = &m->thermal;
+	char buf[160], temp[32], trip[32];
+	int x = 0;
+
+	cv_put(cv, y, x, R_HEADER, "thermal");
+	x += 7;
+	for (size_t i = 0; i < th->nr_zones && x < cv->w; i++) {
+		const struct tp_thermal_zone *z = &th->zones[i];
+		bool hot = false;
+		size_t n;
+
+		n = (size_t)snprintf(buf, sizeof(buf), "  %s %s", z->type,
+				     fmt_temp(temp, sizeof(temp), z->temp_mc));
+		for (size_t t = 0; t < z->nr_trips && n < sizeof(buf); t++) {
+			const struct tp_thermal_trip *tr = &z->trips[t];
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", t ? ", " : " (",
+					      tr->type, fmt_temp(trip, sizeof(trip), tr->temp_mc));
+			/* a trip at 0 C or below is one the firmware left unset */
+			if (z->temp_mc != TP_NONE && tr->temp_mc > 0 &&
+			    z->temp_mc >= tr->temp_mc)
+				hot = true;
+		}
+		if (z->nr_trips && n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, ")");
+		cv_put(cv, y, x, hot ? R_ERROR : R_NORMAL, buf);
+		x += glyph_len(buf);
+	}
+	if (!th->nr_cooling)
+		return;
+	if (th->nr_zones)
+		y++;
+	cv_put(cv, y, 0, R_HEADER, "cooling");
+	x = 7;
+	for (size_t i = 0; i < th->nr_cooling && x < cv->w; i++) {
+		const struct tp_thermal_cooling *c = &th->cooling[i];
+		const char *dom = "";
+		char cur[24], max[24];
+
+		for (size_t d = 0; d < m->snap.nr_domains; d++)
+			if (m->snap.domains[d].id == c->domain)
+				dom = m->snap.domains[d].name;
+		snprintf(buf, sizeof(buf), "  %s %s/%s%s%s%s", c->type,
+			 fmt_value(cur, sizeof(cur), c->cur_state),
+			 fmt_value(max, sizeof(max), c->max_state), dom[0] ? " (" : "", dom,
+			 dom[0] ? ")" : "");
+		cv_put(cv, y, x, c->cur_state > 0 ? R_ERROR : R_DIM, buf);
+		x += glyph_len(buf);
+	}
+}
+
 static void draw_header(struct canvas *cv, const struct model *m, const struct layout *l,
 			const struct ui *ui)
 {
 	const struct tp_snapshot *s = &m->snap;
 	char iv[32], step[32], decay[32], t[32], right[64];
-	int x;
+	int x, y;
 
 	cv_printf(cv, 0, 0, R_TITLE, "thermpress top");
 	cv_printf(cv, 0, 14, R_NORMAL, " - %s", ui->source_desc);
@@ -215,14 +306,26 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (ui->paused)
 		cv_put(cv, 1, x + 2, R_ERROR, "PAUSED");
 
+	if (l->thermal_rows)
+		draw_thermal(cv, m, 2);
+	y = l->list_y - 1;
 	if (!l->compact) {
-		cv_printf(cv, 2, 1, R_HEADER, "%4s", "CPU");
-		cv_printf(cv, 2, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
-		cv_printf(cv, 2, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
+		cv_printf(cv, y, 1, R_HEADER, "%4s", "CPU");
+		cv_printf(cv, y, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
+		cv_printf(cv, y, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
 			  "pres", "avg");
-	} else {
-		cv_printf(cv, 2, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
+	} else if (!l->heatmap) {
+		cv_printf(cv, y, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
 			  "select one for its numbers", m->snap.nr_cpus);
+	} else {
+		const struct glyphs *g = cv->g;
+		char line[256];
+
+		snprintf(line, sizeof(line), "heatmap: %zu CPUs, averaged pressure of max "
+			 "capacity: %s none %s <25%% %s <50%% %s <75%% %s more",
+			 m->snap.nr_cpus, g->heat[0], g->heat[1],
+			 g->heat[2], g->heat[3], g->heat[4]);
+		cv_put(cv, y, 1, R_HEADER, line);
 	}
 }
 
@@ -235,7 +338,7 @@ static const char *const help_lines[] = {
 	"  b            choose the backend (left/right, enter; esc cancels)",
 	"  + / -        double / halve the decay period of the active backend",
 	"  p            pause or resume sampling",
-	"  ?            this help         q  quit",
+	"  ? or F1      this help         q or F10  quit",
 	"bars (0..1024, the scheduler's capacity scale)",
 	"  solid        capacity the scheduler uses: max - averaged pressure",
 	"  shaded       the rest of the CPU's max capacity",
@@ -281,7 +384,7 @@ static void draw_status(struct canvas *cv, const struct layout *l, const struct 
 		cv_put(cv, y, 0, ui->status_err ? R_ERROR : R_GOOD, ui->status);
 	else
 		cv_put(cv, y, 0, R_DIM,
-		       "? help  c cap  x clear  b backend  +/- decay  p pause  q quit");
+		       "?/F1 help  c cap  x clear  b backend  +/- decay  p pause  q/F10 quit");
 }
 
 int draw_once_height(const struct layout *l)

@@ -224,12 +224,13 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 	}
 	if (ui->mode == UI_HELP) {
 		ui->mode = UI_NORMAL;
-		if (ch != 'q')
+		if (ch != 'q' && ch != KEY_F(10))
 			return;
 	}
 	switch (ch) {
 	case 'q':
 	case 'Q':
+	case KEY_F(10):	/* htop's habits: F10 quits, F1 helps */
 		ui->quit = true;
 		break;
 	case KEY_UP:
@@ -255,16 +256,19 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		layout_move(l, l->list_h > 1 ? l->list_h - 1 : 1, 0);
 		break;
 	case KEY_HOME:
+		l->pinned = true;
 		l->cur = 0;
 		layout_scroll(l);
 		break;
 	case KEY_END:
+		l->pinned = true;
 		l->cur = l->nitems ? l->nitems - 1 : 0;
 		layout_scroll(l);
 		break;
 	case 'c':
 		if (!l->nitems || !m->have_snap)
 			break;
+		l->pinned = true;	/* what is capped stays selected */
 		{
 			char who[64];
 			sel_name(m, l, who, sizeof(who));
@@ -276,6 +280,7 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		ui->mode = UI_PROMPT;
 		break;
 	case 'x':
+		l->pinned = true;
 		if (l->nitems && m->have_snap)
 			do_clear(src, m, l, ui);
 		break;
@@ -296,6 +301,7 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		ui_status(ui, false, ui->paused ? "paused" : "resumed");
 		break;
 	case '?':
+	case KEY_F(1):
 		ui->mode = UI_HELP;
 		break;
 	case 27:

@@ -2,7 +2,8 @@
 /*
  * The layout: which rows show what.  Items are domain header rows (when some domain
  * has more than one CPU shown) followed by their CPUs.  When the items do not fit,
- * compact mode packs CPUs into cells (256 CPUs fit a 50-line terminal), and the list
+ * compact mode packs CPUs into cells (256 CPUs fit a 50-line terminal); when even those
+ * do not fit, the heatmap gives each CPU one column (4096 CPUs fit 120x50), and the list
  * scrolls to keep the selection visible.
  */
 #include <errno.h>
@@ -110,11 +111,11 @@ int layout_items(struct layout *l, const struct model *m)
 	return rc;
 }
 
-static void place_compact(struct layout *l, int w, int cell_w)
+static void place_compact(struct layout *l, int cols)
 {
 	int line = -1, col = 0;
 
-	l->cols = (w - 1) / cell_w;
+	l->cols = cols;
 	if (l->cols < 1)
 		l->cols = 1;
 	for (size_t k = 0; k < l->nitems; k++) {
@@ -137,10 +138,10 @@ static void place_compact(struct layout *l, int w, int cell_w)
 
 void layout_fit(struct layout *l, int w, int h, bool once)
 {
-	const int header = 3;
-	int plot_rows;
+	const int header = 3 + l->thermal_rows;
+	int plot_rows, plot_want;
 
-	l->compact = false;
+	l->compact = l->heatmap = false;
 	l->bar_w = w - 6 - NUMBERS_WIDTH - 1;
 	if (l->bar_w > 64)
 		l->bar_w = 64;
@@ -173,15 +174,28 @@ void layout_fit(struct layout *l, int w, int h, bool once)
 			plot_rows = 24;
 	}
 	l->list_h = h - 1 - header - plot_rows;
+	plot_want = plot_rows;
 	if (l->nlines > l->list_h) {
 		l->compact = true;
 		l->cell_w = l->cell_digits + 1 + COMPACT_BAR + 1;
 		l->bar_w = COMPACT_BAR;
-		place_compact(l, w, l->cell_w);
+		place_compact(l, (w - 1) / l->cell_w);
 		/* give the list what the plot can spare */
 		while (plot_rows > 6 && l->nlines > l->list_h) {
 			plot_rows--;
 			l->list_h++;
+		}
+	}
+	if (l->compact && l->nlines > l->list_h) {
+		/* still too many: one column per CPU, the last one left to the scroll marks */
+		l->heatmap = true;
+		l->cell_w = 1;
+		l->bar_w = 0;
+		place_compact(l, w > 2 ? w - 2 : 1);
+		/* the plot takes back the rows the heatmap leaves */
+		while (plot_rows < plot_want && l->nlines < l->list_h) {
+			plot_rows++;
+			l->list_h--;
 		}
 	}
 	if (l->list_h < 1)
@@ -211,6 +225,7 @@ void layout_move(struct layout *l, int dy, int dx)
 
 	if (!l->nitems)
 		return;
+	l->pinned = true;
 	if (!l->compact) {
 		if (dy) {
 			cur += dy;
@@ -248,6 +263,43 @@ void layout_move(struct layout *l, int dy, int dx)
 		cur = (long)l->nitems - 1;
 	l->cur = (size_t)cur;
 	layout_scroll(l);
+}
+
+/* Item k's averaged pressure: a domain's mean (its summary), a CPU's own; TP_NONE: none. */
+static int64_t item_pressure(const struct layout *l, const struct model *m, size_t k)
+{
+	const struct tp_snapshot *s = &m->snap;
+	int i = l->items[k].index;
+
+	if (l->items[k].kind == SEL_DOMAIN)
+		return (size_t)i < m->ndomains ? m->dsum[i].avg_mean : TP_NONE;
+	return s->cpus[i].online != 0 ? s->cpus[i].avg_pressure : TP_NONE;
+}
+
+bool layout_follow_pressure(struct layout *l, const struct model *m)
+{
+	enum sel_kind kind = l->grouped ? SEL_DOMAIN : SEL_CPU;
+	size_t best = (size_t)-1, old = l->cur;
+	int64_t best_p = TP_NONE;
+
+	if (l->pinned || !l->nitems || !m->have_snap)
+		return false;
+	for (size_t k = 0; k < l->nitems; k++) {
+		int64_t p;
+
+		if (l->items[k].kind != kind)
+			continue;
+		p = item_pressure(l, m, k);
+		if (best == (size_t)-1 || p > best_p) {
+			best = k;
+			best_p = p;
+		}
+	}
+	if (best == (size_t)-1)
+		return false;
+	l->cur = best;
+	layout_scroll(l);
+	return l->cur != old;
 }
 
 void layout_free(struct layout *l)

@@ -203,6 +203,78 @@ static int32_t clamp32(int64_t v)
 	return v > INT32_MAX ? INT32_MAX : (int32_t)v;
 }
 
+int heat_level(const struct tp_cpu *c)
+{
+	int64_t q;
+
+	if (c->online == 0 || c->avg_pressure <= 0 || c->max_capacity <= 0)
+		return 0;
+	q = c->avg_pressure * 4 / c->max_capacity;
+	return q >= 3 ? 4 : (int)q + 1;
+}
+
+/* The domains' summaries, in one pass over the CPUs. */
+static void summarize(struct model *m)
+{
+	const struct tp_snapshot *s = &m->snap;
+	size_t nd = m->ndomains;
+
+	for (size_t d = 0; d < nd; d++) {
+		struct dom_summary *ds = &m->dsum[d];
+		ds->shown = ds->capped = ds->ncap = ds->navg = 0;
+		ds->cap_sum = ds->avg_sum = 0;
+		ds->cap_min = TP_NONE;
+		ds->avg_estimated = false;
+	}
+	for (size_t i = 0; i < s->nr_cpus && i < m->ncpus; i++) {
+		const struct tp_cpu *c = &s->cpus[i];
+		struct dom_summary *ds;
+
+		if (c->domain < 0 || (size_t)c->domain >= nd || !model_shown(m, (int)i))
+			continue;
+		ds = &m->dsum[c->domain];
+		ds->shown++;
+		if (c->online == 0)
+			continue;
+		if (c->capped_capacity >= 0 && c->max_capacity > 0 &&
+		    c->capped_capacity < c->max_capacity)
+			ds->capped++;
+		if (c->capacity >= 0) {
+			if (ds->cap_min == TP_NONE || c->capacity < ds->cap_min)
+				ds->cap_min = c->capacity;
+			ds->cap_sum += c->capacity;
+			ds->ncap++;
+		}
+		if (c->avg_pressure >= 0) {
+			ds->avg_sum += c->avg_pressure;
+			ds->navg++;
+			ds->avg_estimated |= c->avg_estimated;
+		}
+	}
+	for (size_t d = 0; d < nd; d++) {
+		struct dom_summary *ds = &m->dsum[d];
+		ds->cap_mean = ds->ncap ? ds->cap_sum / ds->ncap : TP_NONE;
+		ds->avg_mean = ds->navg ? ds->avg_sum / ds->navg : TP_NONE;
+	}
+}
+
+/* The shown CPUs of each domain, as text (at a topology change). */
+static void summarize_cpus(struct model *m)
+{
+	struct tp_cpuset set;
+
+	for (size_t d = 0; d < m->ndomains; d++) {
+		tp_cpuset_zero(&set);
+		for (size_t i = 0; i < m->snap.nr_cpus; i++)
+			if (m->snap.cpus[i].domain == (int)d && model_shown(m, (int)i))
+				tp_cpuset_add(&set, m->snap.cpus[i].cpu);
+		if (tp_cpuset_format(&set, m->dsum[d].cpus, sizeof(m->dsum[d].cpus)) >=
+		    sizeof(m->dsum[d].cpus))
+			snprintf(m->dsum[d].cpus, sizeof(m->dsum[d].cpus), "%d CPUs",
+				 tp_cpuset_count(&set));
+	}
+}
+
 static int reset_history(struct model *m)
 {
 	size_t n = m->snap.nr_cpus;
@@ -218,9 +290,17 @@ static int reset_history(struct model *m)
 		m->avg = p;
 		m->hist_cap = n;
 	}
+	if (m->snap.nr_domains > m->dsum_cap) {
+		struct dom_summary *ds = realloc(m->dsum, m->snap.nr_domains * sizeof(*ds));
+		if (!ds)
+			return -ENOMEM;
+		m->dsum = ds;
+		m->dsum_cap = m->snap.nr_domains;
+	}
 	m->gen++;
 	m->ncpus = n;
 	m->ndomains = m->snap.nr_domains;
+	summarize_cpus(m);
 	m->len = m->head = 0;
 	/* keep the selection if it still exists */
 	if (m->sel_kind == SEL_DOMAIN ? (size_t)m->sel >= m->ndomains : (size_t)m->sel >= n) {
@@ -259,9 +339,18 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 		column = true;
 	}
 	m->hz = m->snap.hz;
+	summarize(m);
 	remember_decay(m);
 	if (strcmp(m->active, m->snap.backend))
 		shadows_rebuild(m);
+	if (column && !m->thermal_unsupported) {
+		struct tp_error terr = { 0 };
+
+		rc = tp_thermal_read(src, &m->thermal, &terr);
+		if (rc == -ENOTSUP)
+			m->thermal_unsupported = true;
+		m->have_thermal = rc == 0 && (m->thermal.nr_zones || m->thermal.nr_cooling);
+	}
 	if (column) {
 		r = m->head;
 		m->t[r] = m->snap.time_ns;
@@ -297,6 +386,13 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 	return 0;
 }
 
+int model_thermal_rows(const struct model *m)
+{
+	if (!m->have_thermal)
+		return 0;
+	return (m->thermal.nr_zones ? 1 : 0) + (m->thermal.nr_cooling ? 1 : 0);
+}
+
 int model_init(struct model *m, struct tp_source *src, const struct tp_cpuset *filter)
 {
 	memset(m, 0, sizeof(*m));
@@ -311,6 +407,7 @@ void model_fini(struct model *m)
 	shadows_free(m);
 	free(m->pres);
 	free(m->avg);
+	free(m->dsum);
 	tp_snapshot_release(&m->snap);
 	memset(m, 0, sizeof(*m));
 }

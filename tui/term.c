@@ -26,6 +26,9 @@ const struct glyphs glyphs_utf8 = {
 	.hline = "\u2500",
 	.p_inst = "\u00b7",
 	.p_avg = "\u25cf",
+	.heat = { "\u00b7", "\u2591", "\u2592", "\u2593", "\u2588" },
+	.off = "x",
+	.unknown = "?",
 };
 
 const struct glyphs glyphs_ascii = {
@@ -38,6 +41,9 @@ const struct glyphs glyphs_ascii = {
 	.hline = "-",
 	.p_inst = ".",
 	.p_avg = "*",
+	.heat = { ".", "-", "+", "*", "#" },
+	.off = "x",
+	.unknown = "?",
 };
 
 static bool curses_on;
@@ -46,7 +52,7 @@ static bool atexit_done;
 static int attrs[R_COUNT];
 static struct sigaction old_int, old_term;
 
-const struct glyphs *term_glyphs(void)
+const struct glyphs *term_glyphs(bool no_unicode)
 {
 	const char *cs;
 
@@ -54,6 +60,8 @@ const struct glyphs *term_glyphs(void)
 	/* numbers stay "1209.6" whatever the locale */
 	setlocale(LC_NUMERIC, "C");
 	cs = nl_langinfo(CODESET);
+	if (no_unicode)
+		return &glyphs_ascii;
 	if (cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8")))
 		return &glyphs_utf8;
 	return &glyphs_ascii;
@@ -82,10 +90,10 @@ void term_signals(bool on)
 	}
 }
 
-static void set_colours(void)
+static void set_colours(bool no_color)
 {
 	const char *nc = getenv("NO_COLOR");
-	bool colour = has_colors() && !(nc && *nc);
+	bool colour = has_colors() && !(nc && *nc) && !no_color;
 
 	/* monochrome: attributes only */
 	for (int r = 0; r < R_COUNT; r++)
@@ -99,6 +107,8 @@ static void set_colours(void)
 	attrs[R_DOMAIN] = A_BOLD | A_UNDERLINE;
 	attrs[R_ERROR] = A_BOLD | A_REVERSE;
 	attrs[R_P_AVG] = A_BOLD;
+	attrs[R_HEAT0] = A_DIM;
+	attrs[R_HEAT4] = A_BOLD;
 	if (!colour || start_color() == ERR)
 		return;
 	use_default_colors();
@@ -106,8 +116,11 @@ static void set_colours(void)
 		[R_TITLE] = COLOR_CYAN, [R_EFFECTIVE] = COLOR_GREEN, [R_LOST] = COLOR_WHITE,
 		[R_MARK] = COLOR_RED, [R_DOMAIN] = COLOR_CYAN, [R_ERROR] = COLOR_RED,
 		[R_GOOD] = COLOR_GREEN, [R_P_INST] = COLOR_YELLOW, [R_P_AVG] = COLOR_GREEN,
-		[R_SHADOW0] = COLOR_MAGENTA, [R_SHADOW1] = COLOR_BLUE, [R_SHADOW2] = COLOR_CYAN,
-		[R_SHADOW3] = COLOR_WHITE,
+		/* no plain blue: dark blue on a dark background cannot be read */
+		[R_SHADOW0] = COLOR_MAGENTA, [R_SHADOW1] = COLOR_CYAN, [R_SHADOW2] = COLOR_WHITE,
+		[R_SHADOW3] = COLOR_BLUE,
+		[R_HEAT0] = COLOR_GREEN, [R_HEAT1] = COLOR_YELLOW, [R_HEAT2] = COLOR_YELLOW,
+		[R_HEAT3] = COLOR_RED, [R_HEAT4] = COLOR_RED,
 	};
 	for (int r = 0; r < R_COUNT; r++) {
 		if (!fg[r] || r >= COLOR_PAIRS)
@@ -116,6 +129,7 @@ static void set_colours(void)
 		attrs[r] = (attrs[r] & ~A_REVERSE) | COLOR_PAIR(r);
 	}
 	attrs[R_ERROR] = COLOR_PAIR(R_ERROR) | A_BOLD;
+	attrs[R_SHADOW3] |= A_BOLD;	/* bright blue */
 }
 
 int term_attr(enum role r)
@@ -123,7 +137,7 @@ int term_attr(enum role r)
 	return attrs[r];
 }
 
-int term_start(void)
+int term_start(bool no_color)
 {
 	if (!atexit_done) {
 		atexit(term_stop);
@@ -142,7 +156,7 @@ int term_start(void)
 	curs_set(0);
 	set_escdelay(25);
 	leaveok(stdscr, TRUE);
-	set_colours();
+	set_colours(no_color);
 	return 0;
 }
 

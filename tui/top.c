@@ -37,6 +37,7 @@ static int run_once(struct tp_source *src, const struct top_options *opts,
 	if (layout_items(l, m) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
 	l->cur = (size_t)-1;	/* no selection marker in a printed frame */
+	l->thermal_rows = model_thermal_rows(m);
 	layout_fit(l, w, 0, true);
 	if (cv_text_init(&cv, w, draw_once_height(l), g) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
@@ -61,17 +62,20 @@ static void sample(struct tp_source *src, struct model *m, struct ui *ui)
 
 static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w, int h)
 {
+	l->thermal_rows = model_thermal_rows(m);
 	if (m->have_snap && *gen != m->gen) {
 		*gen = m->gen;
 		layout_items(l, m);
 	}
 	layout_fit(l, w, h, false);
+	layout_follow_pressure(l, m);
 	if (l->nitems)
 		model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
 }
 
-static int run_live(struct tp_source *src, const struct glyphs *g, struct model *m,
-		    struct layout *l, struct ui *ui, struct tp_error *err)
+static int run_live(struct tp_source *src, const struct top_options *opts,
+		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui,
+		    struct tp_error *err)
 {
 	unsigned gen = 0;
 	uint64_t next;
@@ -82,7 +86,7 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 				    "top needs a terminal (use --once to print one frame)");
 	tui_stop = 0;
 	term_signals(true);
-	if (term_start() < 0) {
+	if (term_start(opts->no_color) < 0) {
 		term_signals(false);
 		return tp_error_set(err, -EIO, "cannot start the terminal (TERM=%s)",
 				    getenv("TERM") ? getenv("TERM") : "");
@@ -122,6 +126,12 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 			now = mono_ns();
 			if (!ui->paused && now >= next) {
 				sample(src, m, ui);
+				/* the selection follows pressure until the user moves it */
+				if (gen != m->gen || l->thermal_rows != model_thermal_rows(m))
+					sync_layout(m, l, &gen, w, h);
+				else if (layout_follow_pressure(l, m))
+					model_select(m, l->items[l->cur].kind,
+						     l->items[l->cur].index);
 				next += ui->interval_ns;
 				if (next <= now)
 					next = now + ui->interval_ns;
@@ -151,7 +161,7 @@ static int run_live(struct tp_source *src, const struct glyphs *g, struct model 
 
 int top_run(struct tp_source *src, const struct top_options *opts, struct tp_error *err)
 {
-	const struct glyphs *g = term_glyphs();
+	const struct glyphs *g = term_glyphs(opts->no_unicode);
 	struct model m;
 	struct layout l;
 	struct ui ui;
@@ -166,7 +176,7 @@ int top_run(struct tp_source *src, const struct top_options *opts, struct tp_err
 	if (opts->once)
 		status = run_once(src, opts, g, &m, &l, &ui, err);
 	else
-		status = run_live(src, g, &m, &l, &ui, err);
+		status = run_live(src, opts, g, &m, &l, &ui, err);
 	layout_free(&l);
 	model_fini(&m);
 	return status;

@@ -31,6 +31,8 @@ struct top_options {
 	 * interval per real interval.  The first frame is drawn without advancing.
 	 */
 	uint64_t vclock_step_ns;
+	bool no_color;			/* monochrome, as with NO_COLOR */
+	bool no_unicode;		/* ASCII glyphs, as in a locale that is not UTF-8 */
 };
 
 int top_run(struct tp_source *src, const struct top_options *opts, struct tp_error *err);

@@ -26,6 +26,9 @@
 
 /* ---- glyphs and roles ---------------------------------------------------- */
 
+/* Heatmap levels: no averaged pressure, then quarters of the max capacity taken away. */
+#define HEAT_LEVELS 5
+
 struct glyphs {
 	bool utf8;
 	const char *full;		/* effective capacity */
@@ -35,6 +38,8 @@ struct glyphs {
 	const char *sel;		/* selected row */
 	const char *hline;
 	const char *p_inst, *p_avg;	/* plot: instantaneous and averaged pressure */
+	const char *heat[HEAT_LEVELS];	/* heatmap cells, by heat_level() */
+	const char *off, *unknown;	/* heatmap: an offline CPU, one of unknown capacity */
 };
 extern const struct glyphs glyphs_utf8, glyphs_ascii;
 
@@ -56,6 +61,11 @@ enum role {
 	R_SHADOW1,
 	R_SHADOW2,
 	R_SHADOW3,
+	R_HEAT0,	/* R_HEAT0 + heat_level() */
+	R_HEAT1,
+	R_HEAT2,
+	R_HEAT3,
+	R_HEAT4,
 	R_COUNT,
 };
 
@@ -95,6 +105,18 @@ struct shadow {
 /* What is selected: a CPU (index into snap->cpus) or a domain (index into domains). */
 enum sel_kind { SEL_CPU, SEL_DOMAIN };
 
+/* One domain's shown CPUs, summed up at each sample (the domain rows). */
+struct dom_summary {
+	int shown;			/* shown CPUs */
+	int capped;			/* online ones whose capped capacity is below max */
+	int64_t cap_min, cap_mean;	/* capacity the scheduler uses; TP_NONE when unknown */
+	int64_t avg_mean;		/* mean averaged pressure; TP_NONE when unknown */
+	bool avg_estimated;		/* one of the averages is an estimate */
+	int64_t cap_sum, avg_sum;	/* while summing: the means' sums and counts */
+	int ncap, navg;
+	char cpus[128];			/* the shown CPUs, "0-3" */
+};
+
 struct model {
 	struct tp_snapshot snap;	/* the last good snapshot, reused */
 	bool have_snap;
@@ -124,6 +146,13 @@ struct model {
 	uint32_t known_decay[TP_MAX_BACKENDS];
 	size_t nknown;
 
+	struct tp_thermal thermal;	/* zones and cooling states at the last sample */
+	bool have_thermal;		/* the source has some */
+	bool thermal_unsupported;	/* it has none to read: not asked again */
+
+	struct dom_summary *dsum;	/* [ndomains] */
+	size_t dsum_cap;
+
 	const struct tp_cpuset *filter;	/* shown CPUs, NULL: all */
 	const struct tp_plugin_set *plugins;
 };
@@ -136,6 +165,8 @@ void model_fini(struct model *m);
  * Returns 0 or the library's error (kept in m->snap_err).
  */
 int model_sample(struct model *m, struct tp_source *src, bool column);
+/* The rows the thermal zones take: one for the zones, one for the cooling devices. */
+int model_thermal_rows(const struct model *m);
 bool model_shown(const struct model *m, int cpu_index);
 /* The selection's instantaneous and averaged pressure at history sample s (0 oldest). */
 int64_t model_sel_pres(const struct model *m, size_t s);
@@ -145,6 +176,8 @@ size_t model_ring(const struct model *m, size_t s);
 void model_select(struct model *m, enum sel_kind kind, int index);
 /* The CPUs of the selection (shown ones only). */
 void model_sel_cpus(const struct model *m, struct tp_cpuset *out);
+/* 0 for no averaged pressure (or unknown), else 1..4 by quarters of the max capacity. */
+int heat_level(const struct tp_cpu *c);
 
 /* ---- layout ---------------------------------------------------------------- */
 
@@ -162,7 +195,9 @@ struct layout {
 	struct item *items;	/* domains headers and CPUs, in display order */
 	size_t nitems, alloc;
 	bool grouped;		/* domain header rows shown */
+	int thermal_rows;	/* for zones, and cooling devices (set before layout_fit) */
 	bool compact;
+	bool heatmap;		/* compact, one cell per CPU coloured by heat_level() */
 	int cols;		/* items per line in compact mode */
 	int cell_w, bar_w;	/* compact cell and bar width, or the wide bar */
 	int cell_digits;	/* width of the largest CPU number */
@@ -171,6 +206,7 @@ struct layout {
 	int status_y;
 	int top;		/* first list line shown */
 	size_t cur;		/* selected item */
+	bool pinned;		/* the user chose the selection: it no longer follows pressure */
 	/* per item: its line and column in the list (compact: cell index in its line) */
 	int *line, *col;
 	int nlines;
@@ -182,6 +218,12 @@ void layout_scroll(struct layout *l);
 void layout_free(struct layout *l);
 /* Move the selection: by items (dy lines in compact mode, dx cells). */
 void layout_move(struct layout *l, int dy, int dx);
+/*
+ * Until the user moves (pinned), select the most pressured domain: the highest mean
+ * averaged pressure over its shown CPUs, the first on a tie (a CPU when no domain
+ * row is shown).  Returns whether the selection changed.
+ */
+bool layout_follow_pressure(struct layout *l, const struct model *m);
 
 /* ---- drawing ---------------------------------------------------------------- */
 
@@ -220,8 +262,9 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...)
 /* ---- terminal --------------------------------------------------------------------- */
 
 extern volatile sig_atomic_t tui_stop;
-const struct glyphs *term_glyphs(void);	/* from the locale (setlocale done here) */
-int term_start(void);			/* curses on; 0 or -1 */
+/* From the locale (setlocale done here); ASCII with no_unicode. */
+const struct glyphs *term_glyphs(bool no_unicode);
+int term_start(bool no_color);		/* curses on; 0 or -1 */
 void term_stop(void);			/* idempotent; also registered with atexit */
 int term_attr(enum role r);
 void term_signals(bool on);

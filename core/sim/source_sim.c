@@ -71,6 +71,16 @@ static int op_serve(struct tp_source *src, const char *mountpoint, volatile sig_
 	return tpsim_fuse_serve(sim_of(src), mountpoint, stop, err);
 }
 
+static int op_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
+{
+	struct tp_sim *sim = sim_of(src);
+
+	(void)err;
+	tpsim_sync(sim);	/* the model as of now, as a snapshot would be */
+	tpsim_scenario_thermal(sim->scenario, sim, out);
+	return 0;
+}
+
 static void op_close(struct tp_source *src)
 {
 	tpsim_destroy(sim_of(src));
@@ -86,6 +96,7 @@ static const struct tp_source_ops sim_ops = {
 	.info = op_info,
 	.advance = op_advance,
 	.serve = op_serve,
+	.thermal = op_thermal,
 	.close = op_close,
 };
 

@@ -653,12 +653,14 @@ static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struc
 
 static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 			  struct tp_error *err);
+static int stock_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_error *err);
 static int stock_set_cap_method(struct tp_source *src, enum tp_stock_cap_method method,
 				struct tp_error *err);
 
 static const struct tp_source_ops stock_ops = {
 	.fixed_backend = stock_fixed_backend,
 	.stock_describe = stock_describe,
+	.thermal = stock_thermal,
 	.stock_set_cap_method = stock_set_cap_method,
 	.limits_save = stock_limits_save_op,
 	.limits_put_back = stock_limits_put_back_op,
@@ -686,6 +688,46 @@ static void add_note(struct tp_stock_info *info, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(info->notes[info->nr_notes++], sizeof(info->notes[0]), fmt, ap);
 	va_end(ap);
+}
+
+/* /sys/class/thermal's zones and the cpufreq cooling devices' states, now. */
+static int stock_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
+{
+	struct stock *s = src->priv;
+	struct tp_stock_zone *zones;
+	size_t n;
+	int rc = stock_read_zones(s, &zones, &n);
+
+	if (rc == -ENOMEM)
+		return tp_error_set(err, rc, "out of memory");
+	for (size_t i = 0; i < n && out->nr_zones < TP_THERMAL_MAX_ZONES; i++) {
+		struct tp_thermal_zone *z = &out->zones[out->nr_zones++];
+
+		snprintf(z->type, sizeof(z->type), "%s", zones[i].type);
+		z->temp_mc = zones[i].temp_mc;
+		for (size_t t = 0; t < zones[i].nr_trips && t < TP_THERMAL_MAX_TRIPS; t++) {
+			snprintf(z->trips[t].type, sizeof(z->trips[t].type), "%s",
+				 zones[i].trips[t].type);
+			z->trips[t].temp_mc = zones[i].trips[t].temp_mc;
+			z->trips[t].hyst_mc = zones[i].trips[t].hyst_mc;
+			z->nr_trips = t + 1;
+		}
+	}
+	free(zones);
+	for (size_t i = 0; i < s->nr_cooling && out->nr_cooling < TP_THERMAL_MAX_COOLING; i++) {
+		const struct stock_cooling *c = &s->cooling[i];
+		struct tp_thermal_cooling *o;
+
+		if (c->policy < 0)
+			continue;	/* a fan or a processor device: it caps no domain */
+		o = &out->cooling[out->nr_cooling++];
+		snprintf(o->type, sizeof(o->type), "%s", c->type);
+		o->domain = s->policies[c->policy].id;
+		o->max_state = c->max_state;
+		if (stock_cooling_state(s, c, &o->cur_state) < 0)
+			o->cur_state = TP_NONE;
+	}
+	return 0;
 }
 
 static int stock_describe(struct tp_source *src, struct tp_stock_info *info,

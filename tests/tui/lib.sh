@@ -54,6 +54,16 @@ wait_for() {
 	return 1
 }
 
+# wait_re REGEX [SECONDS]: until a line of the pane matches REGEX (extended)
+wait_re() {
+	local deadline=$(($(date +%s) + ${2:-10}))
+	while [ "$(date +%s)" -le "$deadline" ]; do
+		if capture | grep -qE -- "$1"; then return 0; fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # wait_gone TEXT [SECONDS]
 wait_gone() {
 	local deadline=$(($(date +%s) + ${2:-10}))

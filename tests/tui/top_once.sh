@@ -49,6 +49,8 @@ check "no escape sequences in --once" bash -c "! grep -q $'\\e' '$TMPD/big'"
 usage_error "--interval too short" 2 "top: interval '5ms' is too short" "$TP" --sim top --interval 5ms
 usage_error "--interval not a duration" 2 "invalid duration '1x'" "$TP" --sim top --interval 1x
 usage_error "--interval without a value" 2 "top: option --interval needs a value" "$TP" --sim top --interval
+usage_error "--interval and --delay together" 2 "top: --interval and --delay both set the interval (give one)" "$TP" --sim top --interval 1s -d 10
+usage_error "--delay too short" 2 "top: delay '0.05' is too short (at least 10ms)" "$TP" --sim top -d 0.05
 usage_error "unknown option" 2 "top: unknown option '--bogus'" "$TP" --sim top --bogus
 usage_error "--cpus names a missing cpu" 2 "cpu 99 does not exist" "$TP" --sim top --once --cpus 99
 usage_error "--scenario without --sim" 2 "top: --scenario needs the simulator" "$TP" --root "$TMPD" top --once --scenario heat

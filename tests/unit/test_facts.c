@@ -292,6 +292,67 @@ static void expect_enotsup(int rc, const struct tp_error *err)
 	assert_true(err->msg[0] != '\0');
 }
 
+/* tp_thermal_read: the heat model, a stock tree's zones, none without a scenario. */
+static void test_thermal(void **state)
+{
+	struct tp_open_options o = { .kind = TP_SOURCE_SIM, .sim_virtual_clock = true,
+				     .sim_scenario = "heat" };
+	struct tp_thermal th;
+	struct tp_error err = { 0 };
+	struct tp_source *src = open_sim(true, 0);
+	char *root;
+
+	(void)state;
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.nr_zones, 0);
+	assert_int_equal(th.nr_cooling, 0);
+	tp_source_close(src);
+
+	assert_int_equal(tp_source_open(&o, &src, &err), 0);
+	assert_int_equal(tp_sim_advance(src, 20000000000ull, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.nr_zones, 2);
+	assert_string_equal(th.zones[0].type, "little-thermal");
+	assert_string_equal(th.zones[1].type, "big-thermal");
+	assert_int_equal(th.zones[0].nr_trips, 0);
+	assert_int_equal(th.zones[1].nr_trips, 1);
+	assert_string_equal(th.zones[1].trips[0].type, "passive");
+	assert_int_equal(th.zones[1].trips[0].temp_mc, 70000);
+	assert_int_equal(th.zones[1].trips[0].hyst_mc, 5000);
+	/* 20 s at full load: big has been capped, its temperature near the trip */
+	assert_true(th.zones[1].temp_mc > 60000 && th.zones[1].temp_mc < 80000);
+	assert_int_equal(th.nr_cooling, 1);
+	assert_string_equal(th.cooling[0].type, "cpufreq-cpu4");
+	assert_int_equal(th.cooling[0].domain, 4);
+	assert_int_equal(th.cooling[0].max_state, 4);
+	assert_true(th.cooling[0].cur_state >= 1 && th.cooling[0].cur_state <= 4);
+	tp_source_close(src);
+
+	root = copy_fixture("arm64-biglittle-6.1");
+	assert_non_null(root);
+	assert_int_equal(open_stock(root, TP_SOURCE_STOCK, &src, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.nr_zones, 2);
+	assert_string_equal(th.zones[0].type, "cpu-thermal");
+	assert_int_equal(th.zones[0].temp_mc, 71250);
+	assert_int_equal(th.zones[0].nr_trips, 3);
+	assert_string_equal(th.zones[0].trips[2].type, "critical");
+	assert_int_equal(th.nr_cooling, 2);
+	assert_string_equal(th.cooling[1].type, "cpufreq-cpu4");
+	assert_int_equal(th.cooling[1].domain, 4);
+	assert_int_equal(th.cooling[1].cur_state, 2);
+	assert_int_equal(th.cooling[1].max_state, 7);
+	tp_source_close(src);
+	remove_tree(root);
+
+	/* a patched kernel's interface carries no temperatures */
+	make_patched(NULL);
+	src = open_patched();
+	expect_enotsup(tp_thermal_read(src, &th, &err), &err);
+	tp_source_close(src);
+	remove_patched(NULL);
+}
+
 static void test_optional_ops(void **state)
 {
 	struct tp_stock_info info;
@@ -390,6 +451,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_trace_detect),
 		cmocka_unit_test(test_optional_ops),
+		cmocka_unit_test(test_thermal),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_snapshot_init),
 	};

@@ -144,6 +144,24 @@ static void durations(void **state)
 	EXPECT("18446744073709551615 ns", fmt_duration(b, n, UINT64_MAX));
 }
 
+static void spans(void **state)
+{
+	EXPECT("0 ms", fmt_span(b, n, 0));
+	EXPECT("200 ms", fmt_span(b, n, 200000000ull));
+	EXPECT("1 ms", fmt_span(b, n, 500000ull));
+	EXPECT("999 ms", fmt_span(b, n, 999400000ull));
+	EXPECT("1 s", fmt_span(b, n, 999600000ull));
+	EXPECT("1.4 s", fmt_span(b, n, 1400000000ull));
+	EXPECT("10 s", fmt_span(b, n, 9960000000ull));
+	EXPECT("70 s", fmt_span(b, n, 70261420000ull));
+	EXPECT("119 s", fmt_span(b, n, 119400000000ull));
+	EXPECT("2 min", fmt_span(b, n, 119600000000ull));
+	EXPECT("8.5 min", fmt_span(b, n, 511000000000ull));
+	EXPECT("10 min", fmt_span(b, n, 597000000000ull));
+	EXPECT("42 min", fmt_span(b, n, 2520000000000ull));
+	EXPECT("307445735 min", fmt_span(b, n, UINT64_MAX));
+}
+
 static void temperatures(void **state)
 {
 	EXPECT("45.0 C", fmt_temp(b, n, 45000));
@@ -168,6 +186,7 @@ int main(void)
 		cmocka_unit_test(decay_periods),
 		cmocka_unit_test(times),
 		cmocka_unit_test(durations),
+		cmocka_unit_test(spans),
 		cmocka_unit_test(temperatures),
 	};
 

@@ -322,6 +322,50 @@ struct tp_pending {
 /* What the state file records; a file that cannot be read is an error. */
 int tp_pending(struct tp_source *src, struct tp_pending *out, struct tp_error *err);
 
+/* ---- Thermal zones ---------------------------------------------------------- */
+
+#define TP_THERMAL_MAX_ZONES 16
+#define TP_THERMAL_MAX_TRIPS 8
+#define TP_THERMAL_MAX_COOLING 16
+
+struct tp_thermal_trip {
+	char type[16];			/* "passive", "hot", "critical", "active" */
+	int64_t temp_mc;		/* millidegrees Celsius, TP_NONE when unreadable */
+	int64_t hyst_mc;		/* TP_NONE when absent */
+};
+
+struct tp_thermal_zone {
+	char type[TP_NAME_MAX];		/* "cpu-thermal", "big-thermal" */
+	int64_t temp_mc;		/* TP_NONE when unreadable */
+	size_t nr_trips;
+	struct tp_thermal_trip trips[TP_THERMAL_MAX_TRIPS];
+};
+
+/* A cooling device that caps a frequency domain (cpufreq cooling). */
+struct tp_thermal_cooling {
+	char type[TP_NAME_MAX];		/* "cpufreq-cpu4" */
+	int domain;			/* tp_domain.id of the domain it caps */
+	int64_t cur_state, max_state;	/* 0: not capped; TP_NONE when unreadable */
+};
+
+/* What a source knows of its thermal zones, now; fixed size, so it can be reused. */
+struct tp_thermal {
+	size_t nr_zones;
+	struct tp_thermal_zone zones[TP_THERMAL_MAX_ZONES];
+	size_t nr_cooling;
+	struct tp_thermal_cooling cooling[TP_THERMAL_MAX_COOLING];
+};
+
+/*
+ * The temperatures, trip points and cpufreq cooling states the source has: the
+ * simulator's heat model under a scenario (one zone per domain, and the cooling
+ * device of the domain its governor caps), a stock kernel's /sys/class/thermal (the
+ * first TP_THERMAL_MAX_ZONES zones).  0 with nothing in out when the source has none
+ * (a simulator without a scenario); -ENOTSUP for a patched kernel's interface, which
+ * carries no temperatures.
+ */
+int tp_thermal_read(struct tp_source *src, struct tp_thermal *out, struct tp_error *err);
+
 /* ---- Simulator ----------------------------------------------------------- */
 
 /* The simulator's scenario names for sim_scenario, NULL-terminated ("heat"). */
