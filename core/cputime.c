@@ -181,7 +181,7 @@ int tp_cpu_ticks_read(struct tp_source *src, struct tp_cpu_ticks *out, size_t ma
 	if (src->kind == TP_SOURCE_SIM ||
 	    (tp_source_info(src, &info, NULL) == 0 && info.simulated))
 		return tp_error_set(err, -ENOTSUP,
-				    "%s: a simulator's cpus are not the ones /proc/stat counts",
+				    "%s: its cpus are simulated, not the ones /proc/stat counts",
 				    src->description);
 	fd = tp_root_open(src->root, "proc/stat", O_RDONLY, 0);
 	if (fd < 0)
