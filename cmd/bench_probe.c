@@ -195,8 +195,11 @@ int probe_spawn(struct bench_probe *p, char **command, pid_t *pid, int *counter)
 	if (child == 0) {
 		char c;
 
-		/* only async-signal-safe calls here: bench has threads (the profile player) */
-		if (dup2(devnull, 1) < 0 || read_full(go[0], &c, 1) != 1)
+		/*
+		 * Only async-signal-safe calls here: bench has threads (the profile player).
+		 * Read go first, so that the parent's write never meets a closed pipe.
+		 */
+		if (read_full(go[0], &c, 1) != 1 || dup2(devnull, 1) < 0)
 			_exit(127);
 		execvp(command[0], command);
 		e = errno;

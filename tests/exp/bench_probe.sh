@@ -62,6 +62,19 @@ json_check "$out" 'abs(d["configurations"][0]["placement"][1]["share"] - 0.7) < 
 	"json: big's mean share and interval"
 json_check "$out" 'd["configurations"][0]["ci95_s"] > 0' "json: the time's interval"
 
+# the column is the domain of largest capacity, whatever the names: domain 0 (462) named
+# "big", domain 1 (1024) "prime"
+fresh
+sed -i 's/^domain 0 little$/domain 0 big/; s/^domain 1 big$/domain 1 prime/' "$R/sys/kernel/debug/sched/thermal_pressure/stats"
+run "$TP" --root "$R" --json bench --runs 2 --backends pelt:128 -- sh work.sh
+json_check "$out" 'd["placement_domain"] == {"id": 1, "name": "prime"} and abs(d["configurations"][0]["placement"][1]["share"] - 0.7) < 1e-12' \
+	"the table's domain is the one of largest capacity, not the one named big"
+fresh
+sed -i 's/^domain 0 little$/domain 0 big/; s/^domain 1 big$/domain 1 prime/' "$R/sys/kernel/debug/sched/thermal_pressure/stats"
+run "$TP" --root "$R" bench --runs 2 --backends pelt:128 -- sh work.sh
+assert_lines_match "$(head -1 <<<"$out")" ' PRIME % +MIGRATIONS$' "header: named after that domain"
+assert_lines_match "$(sed -n 2p <<<"$out")" ' 70\.0 ± 127\.1 +([0-9]+\.[0-9]|-)$' "table: that domain's share"
+
 # a run that changes no tick has no share (null), and the mean is over the others
 fresh
 cp stat1 stat2	# the second run copies what is already there
