@@ -131,6 +131,32 @@ static void test_parse_refused(void **state)
 	(void)state;
 }
 
+/* The running kernel's own /proc/stat parses, one entry per cpuN line. */
+static void test_parse_host(void **state)
+{
+	static char text[1 << 20];
+	static struct tp_cpu_ticks t[8192];
+	struct tp_error err = { 0 };
+	size_t len, n, lines = 0;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		skip();
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (char *l = text; l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		lines += !strncmp(l, "cpu", 3) && l[3] >= '0' && l[3] <= '9';
+	}
+	if (tp_parse_proc_stat(text, len, t, 8192, &n, &err))
+		fail_msg("/proc/stat: %s", err.msg);
+	assert_int_equal(n, lines);
+	for (size_t i = 0; i < n; i++)
+		assert_true(t[i].busy <= t[i].total);
+	(void)state;
+}
+
 static void test_t_table(void **state)
 {
 	assert_true(tp_student_t975(0) == 0);
@@ -287,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_forms),
 		cmocka_unit_test(test_parse_refused),
+		cmocka_unit_test(test_parse_host),
 		cmocka_unit_test(test_t_table),
 		cmocka_unit_test(test_ci95),
 		cmocka_unit_test_setup_teardown(test_read_root, make_root, remove_root),
