@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -14,10 +13,9 @@
 #include <json-c/json.h>
 #include <thermpress/experiment.h>
 
+#include "bench_probe.h"
 #include "exp_util.h"
 #include "clock.h"
-
-extern char **environ;
 
 #define MAX_CONFIGS TP_REPLAY_MAX_BACKENDS
 #define MAX_RUNS 1000
@@ -60,6 +58,8 @@ struct bench {
 	long runs;
 	double *times;			/* [config * runs + run] */
 	double mean[MAX_CONFIGS], sd[MAX_CONFIGS];
+	double half[MAX_CONFIGS];	/* the 95% interval's half-width, < 0: one run */
+	struct bench_probe probe;	/* where the work ran, how often it moved */
 };
 
 struct player {
@@ -93,39 +93,30 @@ static void *play_thread(void *arg)
 	return NULL;
 }
 
-/* Newton's square root: no libm for one call. */
-static double root(double x)
+/*
+ * Run the workload once, its standard output to /dev/null: its seconds, and the
+ * probe's figures for run r of configuration c; 0 or an exit status.
+ */
+static int run_once(struct cmd_ctx *ctx, struct bench *bn, size_t c, size_t r)
 {
-	double r = x > 1 ? x : 1;
-
-	if (x <= 0)
-		return 0;
-	for (int i = 0; i < 200; i++)
-		r = (r + x / r) / 2;
-	return r;
-}
-
-/* Run the workload once, its standard output to /dev/null; seconds, or < 0 (status). */
-static int run_once(struct cmd_ctx *ctx, char **command, double *secs)
-{
-	posix_spawn_file_actions_t fa;
+	char **command = bn->command;
+	double *secs = &bn->times[c * (size_t)bn->runs + r];
 	pid_t pid;
-	int ws = 0, rc;
+	int ws = 0, rc, counter;
 	uint64_t t0;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	probe_before(&bn->probe);
 	t0 = mono_ns();
-	rc = posix_spawnp(&pid, command[0], &fa, NULL, command, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	rc = probe_spawn(&bn->probe, command, &pid, &counter);
 	if (rc)
 		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot run %s: %s", command[0],
-				 strerror(rc));
+				 strerror(-rc));
 	/* a stop signal ends the workload too: the backend is put back only after it */
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		if (exp_stop)
 			kill(pid, SIGTERM);
 	*secs = (double)(mono_ns() - t0) / 1e9;
+	probe_after(&bn->probe, counter, c, r);
 	if (exp_stop)
 		return 0;	/* stopped by us: the caller ends the loop */
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
@@ -253,18 +244,18 @@ static int bench_prepare(struct cmd_ctx *ctx, const struct cmd_args *args, struc
 	bn->times = calloc((size_t)bn->runs * bn->ncfg, sizeof(*bn->times));
 	if (!bn->times)
 		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-	return 0;
+	return probe_init(ctx, &bn->probe, bn->ncfg, (size_t)bn->runs);
 }
 
 /* One run of the workload, with the profile played alongside; 0 or an exit status. */
-static int bench_run(struct cmd_ctx *ctx, struct bench *bn, double *secs)
+static int bench_run(struct cmd_ctx *ctx, struct bench *bn, size_t c, size_t r)
 {
 	struct player pl = { .src = ctx->src, .prof = &bn->prof, .virtual_clock = bn->vclock };
 	int status;
 
 	if (bn->profile && pthread_create(&pl.thread, NULL, play_thread, &pl))
 		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot start the profile player");
-	status = run_once(ctx, bn->command, secs);
+	status = run_once(ctx, bn, c, r);
 	if (bn->profile) {
 		pl.stop = 1;
 		pthread_join(pl.thread, NULL);
@@ -274,18 +265,11 @@ static int bench_run(struct cmd_ctx *ctx, struct bench *bn, double *secs)
 	return status;
 }
 
-/* The mean and standard deviation of configuration c's runs. */
+/* The mean, standard deviation and 95% interval of configuration c's runs. */
 static void bench_stats(struct bench *bn, size_t c)
 {
-	const double *t = &bn->times[c * (size_t)bn->runs];
-	double sum = 0, sq = 0;
-
-	for (long r = 0; r < bn->runs; r++)
-		sum += t[r];
-	bn->mean[c] = sum / (double)bn->runs;
-	for (long r = 0; r < bn->runs; r++)
-		sq += (t[r] - bn->mean[c]) * (t[r] - bn->mean[c]);
-	bn->sd[c] = bn->runs > 1 ? root(sq / (double)(bn->runs - 1)) : 0;
+	tp_mean_ci95(&bn->times[c * (size_t)bn->runs], (size_t)bn->runs, &bn->mean[c], &bn->sd[c],
+		     &bn->half[c]);
 }
 
 /* Every configuration, until done, a failure or a stop signal; 0 or an exit status. */
@@ -305,7 +289,7 @@ static int bench_loop(struct cmd_ctx *ctx, struct bench *bn)
 		if (rc < 0)
 			return cmd_tp_error(ctx, rc == -EINVAL ? -EIO : rc, &err);
 		for (long r = 0; r < bn->runs && !status && !exp_stop; r++)
-			status = bench_run(ctx, bn, &bn->times[c * (size_t)bn->runs + (size_t)r]);
+			status = bench_run(ctx, bn, c, (size_t)r);
 		if (status || exp_stop)
 			break;
 		bench_stats(bn, c);
@@ -346,6 +330,7 @@ static void bench_print_json(struct cmd_ctx *ctx, const struct bench *bn)
 	json_object_object_add(o, "runs", json_object_new_int64(bn->runs));
 	json_object_object_add(o, "profile", bn->profile ? json_object_new_string(bn->profile)
 							 : NULL);
+	probe_json_top(&bn->probe, o);
 	for (size_t c = 0; c < bn->done_cfg; c++) {
 		struct json_object *j = json_object_new_object(), *t = json_object_new_array();
 		const struct tp_replay_backend *cfg = &bn->cfg[c];
@@ -361,6 +346,9 @@ static void bench_print_json(struct cmd_ctx *ctx, const struct bench *bn)
 		json_object_object_add(j, "mean_s", json_object_new_double(bn->mean[c]));
 		json_object_object_add(j, "stddev_pct", json_object_new_double(
 				       bn->mean[c] > 0 ? 100 * bn->sd[c] / bn->mean[c] : 0));
+		json_object_object_add(j, "ci95_s", bn->half[c] >= 0 ?
+				       json_object_new_double(bn->half[c]) : NULL);
+		probe_json_config(&bn->probe, c, j);
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "configurations", arr);
@@ -369,16 +357,29 @@ static void bench_print_json(struct cmd_ctx *ctx, const struct bench *bn)
 
 static void bench_print_table(struct cmd_ctx *ctx, const struct bench *bn)
 {
-	out_printf(ctx, "%-16s %5s %12s %20s\n", "CONFIGURATION", "RUNS", "MEAN (s)",
-		   "STDDEV (% of mean)");
-	for (size_t c = 0; c < bn->done_cfg; c++)
-		out_printf(ctx, "%-16s %5ld %12.4f %19.2f%%\n", bn->cfg[c].label, bn->runs,
-			   bn->mean[c], bn->mean[c] > 0 ? 100 * bn->sd[c] / bn->mean[c] : 0);
+	char line[512], ci[32];
+
+	snprintf(line, sizeof(line), "%-16s %5s %12s %20s %12s", "CONFIGURATION", "RUNS",
+		 "MEAN (s)", "STDDEV (% of mean)", "95% CI (s)");
+	probe_table_header(&bn->probe, line, sizeof(line));
+	out_printf(ctx, "%s\n", line);
+	for (size_t c = 0; c < bn->done_cfg; c++) {
+		if (bn->half[c] >= 0)
+			snprintf(ci, sizeof(ci), "±%.4f", bn->half[c]);
+		else
+			snprintf(ci, sizeof(ci), "-");
+		snprintf(line, sizeof(line), "%-16s %5ld %12.4f %19.2f%% ", bn->cfg[c].label,
+			 bn->runs, bn->mean[c], bn->mean[c] > 0 ? 100 * bn->sd[c] / bn->mean[c] : 0);
+		probe_cell(line + strlen(line), sizeof(line) - strlen(line), 12, ci);
+		probe_table_cells(&bn->probe, c, line, sizeof(line));
+		out_printf(ctx, "%s\n", line);
+	}
 }
 
 static void bench_free(struct bench *bn)
 {
 	free(bn->times);
+	probe_free(&bn->probe);
 	tp_profile_free(&bn->prof);
 	free(bn);
 }
@@ -406,6 +407,8 @@ static int exec_bench(struct cmd_ctx *ctx, const struct cmd_args *args)
 		exp_signals_finish();	/* 128 + signal: does not return */
 		return EXIT_RUNTIME;
 	}
+	if (!status)
+		probe_notes(ctx, &bn->probe);
 	if (!status && ctx->cmd_json)
 		bench_print_json(ctx, bn);
 	else if (!status)
@@ -422,7 +425,12 @@ const struct cmd_entry cmd_bench_entry = {
 	.help = "For each configuration, switches the backend and decay period, then runs "
 		"COMMAND --runs times (default 10) with its standard output discarded, and prints "
 		"the mean time and the standard deviation in % of the mean, as in the tables of "
-		"the thermal pressure series' cover letter.  The configurations are each backend "
+		"the thermal pressure series' cover letter, "
+		"with the 95% confidence interval of the mean, the share of the busy CPU time "
+		"on the domain of largest capacity (BIG %, from /proc/stat under the root; - for "
+		"a simulator) and the workload's CPU migrations (a perf counter; - without perf "
+		"events), a line on stderr saying why a figure is missing.  "
+		"The configurations are each backend "
 		"of --backends (default instant,pelt,decay; NAME:MS names one decay period) "
 		"crossed with --decay (default 125,250,500) where it has a decay period; pelt "
 		"rounds to its half-lives, so 125 runs as pelt:128.  --profile plays a cap "

@@ -87,6 +87,7 @@ int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
 		char root[4096], version[4200];
 
 		root_prefix(opts, root, sizeof(root));
+		snprintf(src->root, sizeof(src->root), "%s", root);
 		snprintf(version, sizeof(version), "%s/%s/version", root, TP_ABI_DIR);
 		if (access(version, R_OK) != 0) {
 			rc = explain_missing_interface(root, err);
@@ -104,6 +105,7 @@ int tp_source_open(const struct tp_open_options *opts, struct tp_source **out,
 		char root[4096];
 
 		root_prefix(opts, root, sizeof(root));
+		snprintf(src->root, sizeof(src->root), "%s", root);
 		src->kind = TP_SOURCE_STOCK;
 		rc = tp_source_stock_open(root, src, err);
 		break;

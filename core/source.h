@@ -74,6 +74,7 @@ struct tp_source {
 	char description[256];
 	struct tp_plugin_set *plugins;	/* owned; NULL when loading failed */
 	char plugin_error[256];		/* why, when plugins is NULL */
+	char root[4096];		/* a kernel's root prefix ("" for "/"); unset for --sim */
 	void *priv;			/* the source's own state */
 };
 
