@@ -62,25 +62,25 @@ static void assert_warning(const struct tp_plugin_set *set, const char *dir, con
 
 static void test_good_dir(void **unused)
 {
-	const char *names[] = { "instant", "pelt", "decay" };
+	const char *names[] = { "instant", "pelt", "decay", "none" };
 	struct tp_error err = { 0 };
 	struct tp_plugin_set *set, *again;
 
 	assert_int_equal(tp_plugins_load(NULL, &set, &err), 0);
-	assert_int_equal(tp_plugins_count(set), 3);
+	assert_int_equal(tp_plugins_count(set), 4);
 	assert_int_equal(tp_plugins_warning_count(set), 0);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		assert_string_equal(tp_plugins_get(set, i)->name, names[i]);
 		assert_ptr_equal(tp_plugins_find(set, names[i]), tp_plugins_get(set, i));
 	}
-	assert_null(tp_plugins_get(set, 3));
+	assert_null(tp_plugins_get(set, 4));
 	assert_null(tp_plugins_find(set, "nope"));
 	assert_null(tp_plugins_find(set, NULL));
 	assert_null(tp_plugins_warning(set, 0));
 
 	/* the same directory given explicitly; loading twice is fine */
 	assert_int_equal(tp_plugins_load(getenv(TP_ENV_PLUGIN_DIR), &again, &err), 0);
-	assert_int_equal(tp_plugins_count(again), 3);
+	assert_int_equal(tp_plugins_count(again), 4);
 	tp_plugins_free(again);
 	tp_plugins_free(set);
 	tp_plugins_free(NULL);
@@ -253,9 +253,9 @@ static int exported_symbols(const char *path, char names[][64], int max)
 
 static void test_one_exported_symbol(void **unused)
 {
-	const char *plugins[] = { "instant", "pelt", "decay" };
+	const char *plugins[] = { "instant", "pelt", "decay", "none" };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		char path[4096], names[8][64];
 
 		snprintf(path, sizeof(path), "%s/%s.so", getenv(TP_ENV_PLUGIN_DIR), plugins[i]);
