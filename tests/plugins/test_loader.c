@@ -197,6 +197,39 @@ static void test_empty_dir(void **unused)
 	rmdir(dir);
 }
 
+/*
+ * The kernel's backends come first in its order, none included, then the others by name:
+ * "good" sorts before "none" and "pelt" by name, yet comes after them.
+ */
+static void test_kernel_order_first(void **unused)
+{
+	static const char *const files[] = { "none", "pelt", "good" };
+	static const char *const order[] = { "pelt", "none", "good" };
+	char dir[] = "/tmp/thermpress-order-XXXXXX", from[4096], to[4096];
+	struct tp_error err = { 0 };
+	struct tp_plugin_set *set;
+
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 3; i++) {
+		if (strcmp(files[i], "good"))
+			snprintf(from, sizeof(from), "%s/%s.so", getenv(TP_ENV_PLUGIN_DIR), files[i]);
+		else
+			snprintf(from, sizeof(from), "%s/good.so", case_dir("dup"));
+		snprintf(to, sizeof(to), "%s/%s.so", dir, files[i]);
+		assert_int_equal(symlink(from, to), 0);
+	}
+	assert_int_equal(tp_plugins_load(dir, &set, &err), 0);
+	assert_int_equal(tp_plugins_count(set), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(tp_plugins_get(set, i)->name, order[i]);
+	tp_plugins_free(set);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(to, sizeof(to), "%s/%s.so", dir, files[i]);
+		unlink(to);
+	}
+	rmdir(dir);
+}
+
 static void test_missing_dir(void **unused)
 {
 	struct tp_error err = { 0 };
@@ -268,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_dir),
+		cmocka_unit_test(test_kernel_order_first),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_missing_symbol),
 		cmocka_unit_test(test_wrong_abi),
