@@ -193,6 +193,12 @@ run "$TP" --sim bench --runs 2 --backends none,instant --decay 125,250 -- true
 assert_eq "$rc" 0 "bench none: exit 0"
 assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" \
 	"none 2 instant 2 " "bench none: one configuration, no decay period to cross"
+run_script "backend set none
+bench --runs 1 --backends pelt:64,decay:125 -- true
+show --json" --sim
+printf '%s\n' "$out" | sed -n '/^{/,$p' >bn.json
+assert_eq "$(python3 -c 'import json; d=json.load(open("bn.json")); print(d["backend"], d["decay_ms"])')" \
+	"none 0" "bench: none in force before is put back"
 run "$TP" --sim bench --runs 2 -- false
 assert_eq "$rc" 1 "bench failing workload: exit 1"
 assert_eq "$err" "thermpress: bench: false exited with status 1" "bench failing workload: message"
