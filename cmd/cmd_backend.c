@@ -48,7 +48,7 @@ enum { OPT_DECAY };
 
 static const struct cmd_arg backend_set_pos[] = {
 	[POS_NAME] = { .name = "NAME", .kind = &kind_backend,
-		       .help = "the backend: instant, pelt or decay (see show backends)" },
+		       .help = "the backend: instant, pelt, decay or none (see show backends)" },
 	{ 0 },
 };
 static const struct cmd_arg backend_set_opts[] = {
@@ -114,9 +114,10 @@ const struct cmd_entry cmd_backend_set_entry = {
 	.opts = backend_set_opts,
 	.summary = "switch the averaging backend",
 	.help = "Switches the backend that averages the thermal pressure (see show backends): "
-		"instant, pelt or decay.  With decay VALUE, also sets that backend's decay period "
-		"(as in decay set).  Switching resets the averaging state of every CPU; naming the "
-		"active backend changes nothing.",
+		"instant, pelt, decay, or none (the scheduler sees no thermal pressure: the "
+		"average is 0, the baseline).  With decay VALUE, also sets that backend's decay "
+		"period (as in decay set; instant and none have none).  Switching resets the "
+		"averaging state of every CPU; naming the active backend changes nothing.",
 	.flags = CMD_CHANGES,
 	.exec = exec_backend_set,
 };
@@ -127,7 +128,7 @@ const struct cmd_entry cmd_decay_set_entry = {
 	.summary = "set the decay period of the active backend",
 	.help = "Sets the decay period of the active backend: 250 (ms), 250ms, 1s.  pelt takes "
 		"the nearest half-life of 32 << shift ms (32 to 32768), decay takes 1 to 10000 ms, "
-		"instant has none.  Changing it resets the averaging state of every CPU.",
+		"instant and none have none.  Changing it resets the averaging state of every CPU.",
 	.flags = CMD_CHANGES,
 	.exec = exec_decay_set,
 };

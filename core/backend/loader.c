@@ -37,7 +37,7 @@ struct tp_plugin_set {
 };
 
 /* The backends every kernel knows come first, in the kernel's order. */
-static const char *const canonical_order[] = { "instant", "pelt", "decay" };
+static const char *const canonical_order[] = { "instant", "pelt", "decay", "none" };
 
 static int add_warning(struct tp_plugin_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -15,7 +15,7 @@
 #include "clock.h"
 
 /* The kernel's order first, then any other plugin in load order. */
-static const char *const known_order[] = { "instant", "pelt", "decay" };
+static const char *const known_order[] = { "instant", "pelt", "decay", "none" };
 
 uint64_t tpsim_cpu_max_khz(const struct tp_sim *sim, int cpu)
 {

@@ -12,7 +12,7 @@ assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and
 assert_eq "$(cands show cpu "")" "all --json " "show cpu: all"
 assert_eq "$(cands cap "")" "set clear hold restore play " "cap subcommands"
 assert_eq "$(cands cap set "")" "all " "cap set: a CPU list"
-assert_eq "$(cands backend set "")" "instant pelt decay " "backend set: the plugins"
+assert_eq "$(cands backend set "")" "instant pelt decay none " "backend set: the plugins"
 assert_eq "$(cands backend set pelt "")" "decay " "backend set NAME: decay"
 assert_eq "$(cands sim serve --preset "")" "hikey960 db410c smp: " "sim serve --preset: presets"
 assert_eq "$(cands --sim --root /x sh)" "show shell " "global options are skipped"

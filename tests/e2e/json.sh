@@ -30,12 +30,21 @@ json_check "$out" '[c["cpu"] for c in d["cpus"]] == [4, 5]' "show cpu: only the 
 json_check "$out" 'd["time_ns"] == 10400000000' "show cpu: virtual clock at 10.4 s"
 json_check "$out" 'all(c["capped"] and c["capped_capacity"] >= 600 and c["pressure"] == 1024 - c["capped_capacity"] and c["capacity"] == 1024 - c["avg_pressure"] for c in d["cpus"])' "show cpu: capped capacity, pressure, capacity"
 
+# none: the pressure is shown, the average is 0 and the capacity is not reduced.
+run_stdin $'cap set big cap=600\nsim advance 400ms\nbackend set none\nsim advance 400ms\nshow --json\n' "$TP" --sim --virtual-clock
+assert_rc 0 "backend set none, then show --json"
+json_check "$out" 'd["backend"] == "none" and d["decay_ms"] == 0 and all(c["capped"] and c["pressure"] == 1024 - c["capped_capacity"] > 0 and c["avg_pressure"] == 0 and c["capacity"] == 1024 for c in d["cpus"][4:]) and all(c["capacity"] == 462 for c in d["cpus"][:4])' \
+	"none: pressure kept, avg 0, capacity the maximum"
+run_stdin $'backend set none\nshow backends --json\n' "$TP" --sim
+json_check "$out" '[b["active"] for b in d["backends"]] == [False, False, False, True] and d["backends"][3]["decay_ms"] is None' "none: active, no decay period (null)"
+
 run "$TP" --sim --json show backends
 assert_rc 0 "--json show backends"
-json_check "$out" 'd["schema_version"] == 1 and [b["name"] for b in d["backends"]] == ["instant", "pelt", "decay"]' "backends: names"
+json_check "$out" 'd["schema_version"] == 1 and [b["name"] for b in d["backends"]] == ["instant", "pelt", "decay", "none"]' "backends: names"
 json_check "$out" 'all(set(b) == {"name","active","has_plugin","summary","decay_ms","decay_min_ms","decay_max_ms","decay_default_ms"} for b in d["backends"])' "backends: fields"
-json_check "$out" '[b["active"] for b in d["backends"]] == [False, True, False]' "backends: pelt active"
+json_check "$out" '[b["active"] for b in d["backends"]] == [False, True, False, False]' "backends: pelt active"
 json_check "$out" 'd["backends"][0]["decay_ms"] is None and d["backends"][0]["decay_min_ms"] is None and d["backends"][0]["decay_max_ms"] is None' "backends: instant has no decay (null, not 0)"
+json_check "$out" 'd["backends"][3]["decay_ms"] is None and d["backends"][3]["decay_min_ms"] is None and d["backends"][3]["decay_max_ms"] is None and d["backends"][3]["decay_default_ms"] is None' "backends: none has no decay (null, not 0)"
 json_check "$out" 'd["backends"][1]["decay_ms"] == 32 and d["backends"][1]["decay_min_ms"] == 1 and d["backends"][1]["decay_max_ms"] == 32768' "backends: pelt's decay and range"
 json_check "$out" 'd["backends"][2]["decay_max_ms"] == 10000 and all(type(b["has_plugin"]) is bool and (b["summary"] is None or type(b["summary"]) is str) for b in d["backends"])' "backends: decay's range, types"
 

@@ -44,9 +44,18 @@ assert_contains "$out" "hz:                1000" "--hz 1000"
 
 run "$TP" --sim show backends
 assert_rc 0 "show backends"
-assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" "instant no pelt yes decay no " "backends: names and the active one"
+assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" "instant no pelt yes decay no none no " "backends: names and the active one"
 assert_match "$out" 'pelt +yes +32 ms +1-32768 ms +yes' "backends: pelt's decay and range"
 assert_match "$out" 'decay +no +[-0-9a-z ]+ +1-10000 ms +yes' "backends: decay's range"
+
+# none: the one-shot switch works; show keeps the pressure, avg 0, capacity the maximum.
+run "$TP" --sim backend set none
+assert_rc 0 "backend set none"
+assert_eq "$out" "" "backend set none: nothing on stdout"
+run_stdin $'cap set 4 cap=512\nsim advance 100ms\nbackend set none\nsim advance 100ms\nshow\n' "$TP" --sim --virtual-clock
+assert_rc 0 "backend set none, then show"
+assert_contains "$out" "backend: none  decay: none  " "none: the header"
+assert_match "$out" $'\n +4 +big +yes +1024 +1024 +1181/2362 +512 +0\n' "none: cpu 4 keeps its pressure, avg 0, capacity 1024"
 
 # Abbreviations resolve when they are unique.
 run "$TP" --sim sho st

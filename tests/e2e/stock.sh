@@ -13,6 +13,13 @@ orig0=$(cat "$POL/policy0/scaling_max_freq")
 orig4=$(cat "$POL/policy4/scaling_max_freq")
 orig_cool=$(cat "$COOL_BIG")
 
+# show backends without plugins: every backend thermpress knows, the kernel's active
+mkdir "$tmp/noplugins"
+run env THERMPRESS_PLUGIN_DIR="$tmp/noplugins" "$TP" --root "$BL" show backends
+assert_rc 0 "show backends without plugins"
+assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" "instant no pelt yes decay no none no " \
+	"show backends without plugins: the known four, pelt active"
+
 # show: the table, the estimate marker, the notes and the kernel's model
 run "$TP" --root "$BL" show
 assert_rc 0 "big.LITTLE: show"

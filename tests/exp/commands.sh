@@ -133,6 +133,21 @@ assert_eq "$err" "thermpress: empty.csv: the trace has no samples to replay" "re
 run "$TP" replay t-decay.csv --backends pelt:32,turbo
 assert_eq "$rc" 2 "replay unknown backend: exit 2"
 assert_eq "$err" "thermpress: unknown backend 'turbo' in 'pelt:32,turbo'" "replay unknown backend: message"
+# none: accepted alone, refused with a decay period (as instant), nothing written
+run "$TP" replay t-decay.csv --backends none,instant --json
+assert_eq "$rc" 0 "replay --backends none: exit 0"
+printf '%s\n' "$out" >rn.json
+assert_eq "$(python3 -c 'import json; d=json.load(open("rn.json")); b=d["backends"][0]; print(b["label"], b["decay_ms"], b["capacity_s_lost"], d["backends"][1]["capacity_s_lost"] > 0)')" \
+	"none None 0.0 True" "replay none: no decay period (null), no capacity lost"
+for b in none instant; do
+	run "$TP" replay t-decay.csv --backends "pelt:32,$b:32" -o refused.csv
+	assert_eq "$rc" 2 "replay $b:32: exit 2"
+	assert_eq "$err" "thermpress: backend $b has no decay period ('$b:32')" "replay $b:32: one line"
+	if [ -e refused.csv ]; then fail "replay $b:32: wrote refused.csv"; else pass "replay $b:32: nothing written"; fi
+	run "$TP" --sim bench --runs 1 --backends "$b:32" -- true
+	assert_eq "$rc" 2 "bench $b:32: exit 2"
+	assert_eq "$err" "thermpress: backend $b has no decay period ('$b:32')" "bench $b:32: one line"
+done
 run "$TP" replay missing.csv
 assert_eq "$rc" 1 "replay missing file: exit 1"
 assert_lines_match "$err" "^thermpress: cannot open missing.csv: No such file or directory$" "replay missing file: message"
@@ -225,6 +240,16 @@ show --json" --sim --virtual-clock
 printf '%s\n' "$out" >pvc.json
 assert_eq "$(python3 -c "$summ" bvc.json)" "$(python3 -c "$summ" pvc.json)" \
 	"bench --profile on a virtual clock: the averages of playing the profile once per run"
+run "$TP" --sim bench --runs 2 --backends none,instant --decay 125,250 -- true
+assert_eq "$rc" 0 "bench none: exit 0"
+assert_eq "$(printf '%s\n' "$out" | awk 'NR > 1 {print $1, $2}' | tr '\n' ' ')" \
+	"none 2 instant 2 " "bench none: one configuration, no decay period to cross"
+run_script "backend set none
+bench --runs 1 --backends pelt:64,decay:125 -- true
+show --json" --sim
+printf '%s\n' "$out" | sed -n '/^{/,$p' >bn.json
+assert_eq "$(python3 -c 'import json; d=json.load(open("bn.json")); print(d["backend"], d["decay_ms"])')" \
+	"none 0" "bench: none in force before is put back"
 run "$TP" --sim bench --runs 2 -- false
 assert_eq "$rc" 1 "bench failing workload: exit 1"
 assert_eq "$err" "thermpress: bench: false exited with status 1" "bench failing workload: message"

@@ -149,12 +149,16 @@ static void record_and_replay(const char *backend, uint32_t decay, int hz,
 	assert_int_equal(sum[0].compared, trace.nr_rows);
 	assert_int_equal(sum[1].exact, -1);	/* another backend: not compared */
 	assert_true(sum[0].steps > 0);
-	assert_true(sum[0].capacity_s_lost > 0);
+	if (strcmp(backend, "none"))
+		assert_true(sum[0].capacity_s_lost > 0);
+	else	/* the scheduler saw no pressure */
+		assert_true(sum[0].capacity_s_lost == 0);
 	tp_source_close(src);
 	tp_trace_free(&trace);
 }
 
 static void test_exact_instant(void **s) { (void)s; record_and_replay("instant", 0, 250, TP_TRACE_CSV); }
+static void test_exact_none(void **s) { (void)s; record_and_replay("none", 0, 250, TP_TRACE_JSONL); }
 static void test_exact_pelt32(void **s) { (void)s; record_and_replay("pelt", 32, 250, TP_TRACE_CSV); }
 static void test_exact_pelt128(void **s) { (void)s; record_and_replay("pelt", 128, 250, TP_TRACE_JSONL); }
 static void test_exact_decay125(void **s) { (void)s; record_and_replay("decay", 125, 250, TP_TRACE_CSV); }
@@ -298,6 +302,14 @@ static void test_parse_backends(void **state)
 	assert_non_null(strstr(err.msg, "unknown backend 'fast'"));
 	assert_int_equal(tp_replay_parse_backends("instant:3", tp_source_plugins(src), b, 8, &nb,
 						  &err), -EINVAL);
+	/* none has no decay period either */
+	assert_int_equal(tp_replay_parse_backends("none,instant", tp_source_plugins(src), b, 8,
+						  &nb, &err), 0);
+	assert_int_equal(nb, 2);
+	assert_string_equal(b[0].label, "none");
+	assert_int_equal(tp_replay_parse_backends("none:32", tp_source_plugins(src), b, 8, &nb,
+						  &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "backend none has no decay period"));
 	assert_int_equal(tp_replay_parse_backends("decay:20000", tp_source_plugins(src), b, 8,
 						  &nb, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "out of range"));
@@ -376,8 +388,8 @@ static void test_profile_sorted_and_replayed(void **state)
 	struct tp_profile p;
 	struct tp_trace t;
 	struct tp_error err = { 0 };
-	struct tp_replay_backend b[3];
-	struct tp_replay_summary sum[3];
+	struct tp_replay_backend b[4];
+	struct tp_replay_summary sum[4];
 	size_t nb;
 
 	(void)state;
@@ -393,8 +405,8 @@ static void test_profile_sorted_and_replayed(void **state)
 	assert_int_equal(tp_cpuset_count(&p.steps[0].cpus), 5);
 	take(src, &snap);
 	assert_int_equal(tp_profile_to_trace(&p, &snap, 10000000000ull, 1000 * MS, &t, &err), 0);
-	assert_int_equal(tp_replay_parse_backends("instant,pelt,decay:125", tp_source_plugins(src),
-						  b, 3, &nb, &err), 0);
+	assert_int_equal(tp_replay_parse_backends("instant,pelt,decay:125,none",
+						  tp_source_plugins(src), b, 4, &nb, &err), 0);
 	assert_int_equal(tp_replay_run(&t, b, nb, NULL, NULL, NULL, sum, &err), 0);
 	/* instant follows at once: no deviation at the ticks, steps reached at 0 ms */
 	assert_true(sum[0].mad == 0);
@@ -406,6 +418,12 @@ static void test_profile_sorted_and_replayed(void **state)
 	assert_true(sum[1].t50_ms >= 28 && sum[1].t50_ms <= 40);
 	assert_true(sum[1].pressure_s == sum[0].pressure_s);
 	assert_int_equal(sum[1].exact, -1);
+	/* none never moves: further from the pressure than pelt, only the steps down to 0
+	 * reached (at its next tick), no capacity lost */
+	assert_true(sum[3].mad > sum[1].mad);
+	assert_true(sum[3].reached50 > 0 && sum[3].reached50 < sum[3].steps);
+	assert_true(sum[3].capacity_s_lost == 0);
+	assert_true(sum[3].pressure_s == sum[0].pressure_s);
 	tp_trace_free(&t);
 	tp_profile_free(&p);
 	tp_snapshot_release(&snap);
@@ -735,6 +753,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_instant),
+		cmocka_unit_test(test_exact_none),
 		cmocka_unit_test(test_exact_pelt32),
 		cmocka_unit_test(test_exact_pelt128),
 		cmocka_unit_test(test_exact_decay125),

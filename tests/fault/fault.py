@@ -216,9 +216,9 @@ class ServedRoot(Root):
             tp(self, "cap", "clear", "all")
             done.append("cap clear all")
         if rng.random() < 0.4:
-            b = rng.choice(("instant", "pelt", "decay"))
+            b = rng.choice(("instant", "pelt", "decay", "none"))
             args = ["backend", "set", b]
-            if b != "instant":
+            if b not in ("instant", "none"):	# the backends without a decay period
                 args += ["decay", str(rng.choice((32, 64, 100, 128, 250, 500)))]
             tp(self, *args)
             done.append(" ".join(args))
@@ -228,7 +228,7 @@ class ServedRoot(Root):
         return ["cap", "hold", rng.choice(self.CPULISTS), "%d%%" % rng.randint(30, 95)]
 
     def bench_args(self, rng, profile):
-        backends = rng.sample(("instant", "pelt", "decay:125", "decay:500"), rng.randint(1, 2))
+        backends = rng.sample(("instant", "pelt", "decay:125", "decay:500", "none"), rng.randint(1, 2))
         return ["bench", "--backends", ",".join(backends), "--runs", "1", "--profile",
                 profile, "--", "sleep", "0.06"]
 

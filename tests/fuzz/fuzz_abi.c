@@ -176,7 +176,7 @@ static int64_t take_range(struct bytes *b, int64_t lo, int64_t hi)
 
 static void check_snapshot_bytes(const uint8_t *data, size_t size)
 {
-	static const char *const backends[] = { "", "instant", "pelt", "decay", "x_9" };
+	static const char *const backends[] = { "", "instant", "pelt", "decay", "none", "x_9" };
 	struct bytes b = { data, size };
 	struct tp_snapshot snap;
 	size_t ncpus = (size_t)take(&b, 1) % 40, ndom = (size_t)take(&b, 1) % 5;
@@ -186,7 +186,8 @@ static void check_snapshot_bytes(const uint8_t *data, size_t size)
 	if (tp_snapshot_reserve(&snap, ncpus, ndom ? ndom : 1) < 0)
 		abort();
 	snap.time_ns = take(&b, 8);
-	snprintf(snap.backend, sizeof(snap.backend), "%s", backends[take(&b, 1) % 5]);
+	snprintf(snap.backend, sizeof(snap.backend), "%s",
+		 backends[take(&b, 1) % (sizeof(backends) / sizeof(backends[0]))]);
 	snap.decay_ms = take_range(&b, 0, 32768);
 	snap.hz = (int)take_range(&b, 1, 100000);
 	for (size_t d = 0; d < ndom; d++) {

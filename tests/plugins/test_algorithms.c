@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The three backend plugins against the definitions of docs/algorithms.md: the
+ * The four backend plugins against the definitions of docs/algorithms.md: the
  * kernel's PELT check values, edge cases, and long random timelines compared with
  * the test reference, tests/support/reference_avg.h (written from the definitions:
  * no fast paths, no shared code with the plugins).
@@ -298,6 +298,35 @@ static void test_instant(void **unused)
 	tp_avg_fini(&avg);
 }
 
+/* ---- none ------------------------------------------------------------------- */
+
+/* none: 0 whatever the pressure and the time; no decay period; fed at the tick only. */
+static void test_none(void **unused)
+{
+	const struct tp_backend_ops *ops = backend("none");
+	struct tp_avg avg;
+	uint32_t in_force = 7;
+
+	assert_int_equal(ops->normalize_decay(0, &in_force), 0);
+	assert_int_equal(in_force, 0);
+	in_force = 7;
+	assert_int_equal(ops->normalize_decay(1, &in_force), -EINVAL);
+	assert_int_equal(ops->normalize_decay(32, &in_force), -EINVAL);
+	assert_int_equal(ops->normalize_decay(UINT32_MAX, &in_force), -EINVAL);
+	assert_int_equal(in_force, 7);	/* a refusal leaves the output alone */
+	assert_int_equal(ops->decay_min_ms, 0);
+	assert_int_equal(ops->decay_max_ms, 0);
+	assert_int_equal(ops->decay_default_ms, 0);
+	assert_int_equal(ops->flags & TP_BACKEND_UPDATE_ON_CHANGE, 0);
+	avg_init(&avg, "none", 0, 0);
+	assert_int_equal(avg.decay_ms, 0);
+	for (uint64_t p = 0; p <= 1024; p += 17)
+		assert_int_equal(tp_avg_update(&avg, p * 1000, p), 0);
+	assert_int_equal(tp_avg_update(&avg, 0, 1024), 0);		/* backwards */
+	assert_int_equal(tp_avg_update(&avg, UINT64_MAX, 1024), 0);	/* the end of time */
+	tp_avg_fini(&avg);
+}
+
 /* ---- random timelines -------------------------------------------------------- */
 
 /* The next time: ticks, sub-unit steps, jitter, backwards steps and huge gaps. */
@@ -398,15 +427,32 @@ static void test_random_decay(void **unused)
 	tp_avg_fini(&avg);
 }
 
+static void test_random_none(void **unused)
+{
+	struct tp_avg avg;
+	uint64_t t = 10000000000ull, p = 0;
+
+	rng_state = 0x13198a2e03707344ull;
+	avg_init(&avg, "none", 0, t);
+	for (int i = 0; i < STEPS; i++) {
+		if (rng_below(2000) == 0)
+			tp_avg_reset(&avg, t);
+		t = next_time(t, 1ull << 42);
+		p = next_pressure(p);
+		assert_int_equal(tp_avg_update(&avg, t, p), ref_none_update(t, p));
+	}
+	tp_avg_fini(&avg);
+}
+
 /* update_batch gives what the same updates one by one give. */
 static void test_update_batch(void **unused)
 {
-	const char *names[] = { "instant", "pelt", "decay" };
+	const char *names[] = { "instant", "pelt", "decay", "none" };
 	enum { N = 5000 };
 	static uint64_t now[N], pressure[N], batch[N];
 
 	rng_state = 42;
-	for (size_t b = 0; b < 3; b++) {
+	for (size_t b = 0; b < sizeof(names) / sizeof(names[0]); b++) {
 		const struct tp_backend_ops *ops = backend(names[b]);
 		struct tp_avg one, many;
 		uint64_t t = 1000 * MS, p = 0;
@@ -441,6 +487,8 @@ static void test_avg_init(void **unused)
 	assert_int_equal(tp_avg_init(&avg, backend("pelt"), 32769, 0, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "1..32768 ms"));
 	assert_int_equal(tp_avg_init(&avg, backend("instant"), 5, 0, NULL), -EINVAL);
+	assert_int_equal(tp_avg_init(&avg, backend("none"), 5, 0, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "backend none has no decay period"));
 	assert_int_equal(tp_avg_init(&avg, NULL, 0, 0, &err), -EINVAL);
 
 	for (size_t i = 0; i < tp_plugins_count(plugins); i++) {
@@ -488,8 +536,10 @@ int main(void)
 		cmocka_unit_test(test_decay_years_gap),
 		cmocka_unit_test(test_decay_extremes),
 		cmocka_unit_test(test_instant),
+		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_random_pelt),
 		cmocka_unit_test(test_random_decay),
+		cmocka_unit_test(test_random_none),
 		cmocka_unit_test(test_update_batch),
 		cmocka_unit_test(test_avg_init),
 	};

@@ -62,25 +62,25 @@ static void assert_warning(const struct tp_plugin_set *set, const char *dir, con
 
 static void test_good_dir(void **unused)
 {
-	const char *names[] = { "instant", "pelt", "decay" };
+	const char *names[] = { "instant", "pelt", "decay", "none" };
 	struct tp_error err = { 0 };
 	struct tp_plugin_set *set, *again;
 
 	assert_int_equal(tp_plugins_load(NULL, &set, &err), 0);
-	assert_int_equal(tp_plugins_count(set), 3);
+	assert_int_equal(tp_plugins_count(set), 4);
 	assert_int_equal(tp_plugins_warning_count(set), 0);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		assert_string_equal(tp_plugins_get(set, i)->name, names[i]);
 		assert_ptr_equal(tp_plugins_find(set, names[i]), tp_plugins_get(set, i));
 	}
-	assert_null(tp_plugins_get(set, 3));
+	assert_null(tp_plugins_get(set, 4));
 	assert_null(tp_plugins_find(set, "nope"));
 	assert_null(tp_plugins_find(set, NULL));
 	assert_null(tp_plugins_warning(set, 0));
 
 	/* the same directory given explicitly; loading twice is fine */
 	assert_int_equal(tp_plugins_load(getenv(TP_ENV_PLUGIN_DIR), &again, &err), 0);
-	assert_int_equal(tp_plugins_count(again), 3);
+	assert_int_equal(tp_plugins_count(again), 4);
 	tp_plugins_free(again);
 	tp_plugins_free(set);
 	tp_plugins_free(NULL);
@@ -197,6 +197,39 @@ static void test_empty_dir(void **unused)
 	rmdir(dir);
 }
 
+/*
+ * The kernel's backends come first in its order, none included, then the others by name:
+ * "good" sorts before "none" and "pelt" by name, yet comes after them.
+ */
+static void test_kernel_order_first(void **unused)
+{
+	static const char *const files[] = { "none", "pelt", "good" };
+	static const char *const order[] = { "pelt", "none", "good" };
+	char dir[] = "/tmp/thermpress-order-XXXXXX", from[4096], to[4096];
+	struct tp_error err = { 0 };
+	struct tp_plugin_set *set;
+
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 3; i++) {
+		if (strcmp(files[i], "good"))
+			snprintf(from, sizeof(from), "%s/%s.so", getenv(TP_ENV_PLUGIN_DIR), files[i]);
+		else
+			snprintf(from, sizeof(from), "%s/good.so", case_dir("dup"));
+		snprintf(to, sizeof(to), "%s/%s.so", dir, files[i]);
+		assert_int_equal(symlink(from, to), 0);
+	}
+	assert_int_equal(tp_plugins_load(dir, &set, &err), 0);
+	assert_int_equal(tp_plugins_count(set), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(tp_plugins_get(set, i)->name, order[i]);
+	tp_plugins_free(set);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(to, sizeof(to), "%s/%s.so", dir, files[i]);
+		unlink(to);
+	}
+	rmdir(dir);
+}
+
 static void test_missing_dir(void **unused)
 {
 	struct tp_error err = { 0 };
@@ -253,9 +286,9 @@ static int exported_symbols(const char *path, char names[][64], int max)
 
 static void test_one_exported_symbol(void **unused)
 {
-	const char *plugins[] = { "instant", "pelt", "decay" };
+	const char *plugins[] = { "instant", "pelt", "decay", "none" };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		char path[4096], names[8][64];
 
 		snprintf(path, sizeof(path), "%s/%s.so", getenv(TP_ENV_PLUGIN_DIR), plugins[i]);
@@ -268,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_dir),
+		cmocka_unit_test(test_kernel_order_first),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_missing_symbol),
 		cmocka_unit_test(test_wrong_abi),

@@ -294,7 +294,7 @@ static void test_backend_switching(void **state)
 	struct tp_source *src = open_sim(NULL, 250, true, NULL);
 	struct tp_snapshot s = TP_SNAPSHOT_INIT;
 
-	assert_file(src, "backend", "instant [pelt] decay\n");
+	assert_file(src, "backend", "instant [pelt] decay none\n");
 	cap(src, "4-7", 1181000);
 	advance(src, 100 * MS);
 	take(src, &s);
@@ -333,7 +333,7 @@ static void test_backend_switching(void **state)
 
 	/* instant: the average follows the pressure at once */
 	assert_int_equal(write_file(src, "backend", "instant"), 0);
-	assert_file(src, "backend", "[instant] pelt decay\n");
+	assert_file(src, "backend", "[instant] pelt decay none\n");
 	assert_file(src, "decay_ms", "0\n");
 	cap(src, "5", 1181000);
 	take(src, &s);
@@ -348,6 +348,73 @@ static void test_backend_switching(void **state)
 	assert_int_equal(tp_decay_set(src, 256, &err), 0);
 	take(src, &s);
 	assert_int_equal(s.decay_ms, 256);
+	tp_snapshot_release(&s);
+	tp_source_close(src);
+}
+
+/*
+ * none: the scheduler sees no thermal pressure.  With a cap in force the pressure is
+ * kept, the average is 0 and the capacity the maximum; it has no decay period; like
+ * pelt it is updated at the tick only, always with 0 (docs/abi.md).
+ */
+static void test_backend_none(void **state)
+{
+	struct tp_source *src = open_sim(NULL, 250, true, NULL);
+	struct tp_snapshot s = TP_SNAPSHOT_INIT;
+	struct tp_error err = { 0 };
+	char *before, *t;
+
+	cap(src, "4-7", 1181000);
+	advance(src, 100 * MS);
+	take(src, &s);
+	assert_true(s.cpus[4].avg_pressure > 0);
+	assert_int_equal(write_file(src, "log_cpu", "4"), 0);
+	assert_int_equal(write_file(src, "backend", "none"), 0);
+	assert_file(src, "backend", "instant pelt decay [none]\n");
+	assert_file(src, "decay_ms", "0\n");
+	for (int i = 0; i < 3; i++) {
+		take(src, &s);
+		assert_string_equal(s.backend, "none");
+		assert_int_equal(s.decay_ms, 0);
+		assert_int_equal(s.cpus[4].pressure, 512);
+		assert_int_equal(s.cpus[4].avg_pressure, 0);
+		assert_int_equal(s.cpus[4].capacity, 1024);
+		assert_int_equal(s.cpus[0].capacity, 462);
+		advance(src, 100 * MS);
+	}
+	cap(src, "4", 2362000 / 4);	/* not an update: the log gains no line here */
+	take(src, &s);
+	assert_int_equal(s.cpus[4].pressure, 768);
+	assert_int_equal(s.cpus[4].capacity, 1024);
+	advance(src, 4 * MS);
+	t = read_file(src, "log");
+	assert_true(!strncmp(t, "reset 10100000000 pelt 32\nreset 10100000000 none 0\n"
+				"update 10104000000 512 0\n", 76));
+	assert_non_null(strstr(t, "update 10396000000 512 0\nupdate 10400000000 512 0\n"
+				  "update 10404000000 768 0\n"));
+	free(t);
+
+	/* no decay period: every write refused, and nothing changes */
+	before = read_file(src, "stats");
+	assert_int_equal(write_file(src, "decay_ms", "32"), -EINVAL);
+	assert_int_equal(write_file(src, "decay_ms", "0"), -EINVAL);
+	assert_int_equal(tp_decay_set(src, 32, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "none"));
+	assert_int_equal(tp_backend_set(src, "none", 32, &err), -EINVAL);
+	t = read_file(src, "stats");
+	assert_string_equal(t, before);
+	assert_non_null(strstr(t, "backend none\ndecay_ms 0\n"));
+	assert_non_null(strstr(t, "\n4 1 4 1024 2362000 590500 768 0 1024\n"));
+	free(t);
+	free(before);
+	assert_file(src, "backend", "instant pelt decay [none]\n");
+
+	/* switching away: the others see the pressure again */
+	assert_int_equal(write_file(src, "backend", "instant"), 0);
+	advance(src, 4 * MS);
+	take(src, &s);
+	assert_int_equal(s.cpus[4].avg_pressure, 768);
+	assert_int_equal(s.cpus[4].capacity, 256);
 	tp_snapshot_release(&s);
 	tp_source_close(src);
 }
@@ -429,7 +496,7 @@ static void test_bad_writes(void **state)
 	tp_cpuset_zero(&set);
 	assert_int_equal(tpsim_inject(sim, &set, 1000, &err), -EINVAL);
 	assert_int_equal(tpsim_set_backend(sim, "nope", &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "instant, pelt, decay"));
+	assert_non_null(strstr(err.msg, "instant, pelt, decay, none"));
 	tp_source_close(src);
 }
 
@@ -666,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_advance_steps),
 		cmocka_unit_test(test_real_clock),
 		cmocka_unit_test(test_backend_switching),
+		cmocka_unit_test(test_backend_none),
 		cmocka_unit_test(test_bad_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
 		cmocka_unit_test(test_log),

@@ -184,7 +184,7 @@ static void test_tree(void **state)
 	assert_int_equal(errno, ENOENT);
 
 	expect("version", "1\n");
-	expect("backend", "instant [pelt] decay\n");
+	expect("backend", "instant [pelt] decay none\n");
 	expect("decay_ms", "32\n");
 	expect("hz", "250\n");
 	expect("log_cpu", "-1\n");
@@ -213,7 +213,7 @@ static void test_inject_and_advance(void **state)
 	snprintf(cmd, sizeof(cmd), "echo decay > %s/backend && cat %s/stats > /dev/null", dir,
 		 dir);
 	assert_int_equal(system(cmd), 0);
-	expect("backend", "instant pelt [decay]\n");
+	expect("backend", "instant pelt [decay] none\n");
 	expect("decay_ms", "250\n");
 	assert_int_equal(put("backend", "pelt"), 0);
 	expect("decay_ms", "32\n");

@@ -290,8 +290,14 @@ static void test_biglittle_backend_decay_refused(void **state)
 		if (strcmp(b[i].name, "pelt") == 0)
 			pelt_active = b[i].active && b[i].decay_ms == 128;
 	assert_true(pelt_active);
+	/* every backend thermpress knows is listed, none last, so that asking explains */
+	assert_int_equal(n, 4);
+	assert_string_equal(b[3].name, "none");
+	assert_false(b[3].active);
 	assert_int_equal(tp_backend_set(f->src, "decay", 0, &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "thermpress-patched kernel"));
+	assert_int_equal(tp_backend_set(f->src, "none", 0, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "cannot switch to none"));
 	assert_int_equal(tp_decay_set(f->src, 250, &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "sched_thermal_decay_shift=3"));
 	assert_non_null(strstr(err.msg, "now 128 ms"));

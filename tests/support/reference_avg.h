@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The test reference of the averaging algorithms: PELT and the windowed decay, a
+ * The test reference of the averaging algorithms: PELT, the windowed decay and none, a
  * plain transcription of their definitions in docs/algorithms.md, written apart from
  * plugins/ (the only user-space implementation) so that the tests compare the plugins
  * with something independent.  Used only by tests: the plugin unit tests
@@ -149,6 +149,15 @@ static inline uint64_t ref_decay_update(struct ref_decay *r, uint64_t now, uint6
 	r->last = now;
 	r->raw = p;
 	return (r->old * r->d + r->acc) / (r->d + (now - r->win_start));
+}
+
+/* ---- none: the scheduler sees no pressure ----------------------------------- */
+
+static inline uint64_t ref_none_update(uint64_t now, uint64_t p)
+{
+	(void)now;
+	(void)p;
+	return 0;
 }
 
 #endif

@@ -43,6 +43,15 @@ cp "$TMPD/instant" "$TMPD/last"
 check "instant: decay none in show" grep -q 'backend: instant  decay: none  ' "$TMPD/instant"
 check "instant: decay none in top" grep -qE '^backend instant decay none ' "$TMPD/instant"
 
+# ---- none with caps in force: the pressure shown, avg 0, every capacity the maximum
+{ grep -v '^top' "$DIR/capped.tp"; printf 'backend set none\nsim advance 100ms\nshow\ntop --once\n'; } >"$TMPD/none.tp"
+env LC_ALL=C COLUMNS=120 "$TP" --sim --virtual-clock -f "$TMPD/none.tp" >"$TMPD/none" 2>&1
+same_rows "none: every CPU reads the same" "$TMPD/none"
+check "none: decay none in show" grep -q 'backend: none  decay: none  ' "$TMPD/none"
+check "none: decay none in top" grep -qE '^backend none +decay none ' "$TMPD/none"
+check "none: cpu 0 capped, pressure kept, avg 0, capacity 462" grep -qE '^0 462 1197\.403/1844 162 0$' "$TMPD/none.top"
+check "none: cpu 4 capped, pressure kept, avg 0, capacity 1024" grep -qE '^4 1024 1180/2362 513 0$' "$TMPD/none.top"
+
 # ---- missing values and an offline CPU (a patched-kernel tree)
 (cd "$DIR" && printf 'show\ntop --once\n' | LC_ALL=C COLUMNS=120 "$TP" --root fixture -f -) \
 	>"$TMPD/fixture" 2>&1

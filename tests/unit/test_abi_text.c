@@ -188,6 +188,14 @@ static void test_backends(void **state)
 	assert_string_equal(names[2], "decay");
 	assert_int_equal(tp_abi_format_backends(names, count, 2, buf, sizeof(buf)), 21);
 	assert_string_equal(buf, "instant pelt [decay]\n");
+	/* the kernel with the none backend: it comes last, and may be the active one */
+	assert_int_equal(tp_abi_parse_backends("instant pelt decay [none]\n", 26, names,
+					       TP_MAX_BACKENDS, &count, &active, &err), 0);
+	assert_int_equal(count, 4);
+	assert_int_equal(active, 3);
+	assert_string_equal(names[3], "none");
+	assert_int_equal(tp_abi_format_backends(names, count, 1, buf, sizeof(buf)), 26);
+	assert_string_equal(buf, "instant [pelt] decay none\n");
 	assert_int_equal(tp_abi_parse_backends("instant pelt decay", 18, names, TP_MAX_BACKENDS,
 					       &count, &active, &err), -EPROTO);
 	assert_int_equal(tp_abi_parse_backends("[a] [b]", 7, names, TP_MAX_BACKENDS,

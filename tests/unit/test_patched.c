@@ -250,6 +250,50 @@ static void test_backend_writes(void **state)
 	tp_source_close(src);
 }
 
+static char *read_abi(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/%s", root, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf[0] = '\0';
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A kernel with the none backend: switched to by name, never with a decay period. */
+static void test_backend_none(void **state)
+{
+	struct tp_source *src;
+	struct tp_backend_info b[TP_MAX_BACKENDS];
+	struct tp_error err;
+	char buf[64];
+	size_t n;
+
+	put("backend", "instant [pelt] decay none\n");
+	src = open_root();
+	assert_int_equal(tp_backend_list(src, b, TP_MAX_BACKENDS, &n, &err), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(b[3].name, "none");
+	assert_true(b[3].has_plugin);
+	assert_int_equal(b[3].decay_max_ms, 0);
+	assert_int_equal(tp_backend_set(src, "none", 32, &err), -EINVAL);
+	assert_string_equal(err.msg, "backend none has no decay period");
+	assert_string_equal(read_abi("backend", buf, sizeof(buf)), "instant [pelt] decay none\n");
+	assert_string_equal(read_abi("decay_ms", buf, sizeof(buf)), "32\n");
+	assert_int_equal(tp_backend_set(src, "fancy", 0, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "unknown backend 'fancy' (available: instant, pelt, decay, none)");
+	assert_int_equal(tp_backend_set(src, "none", 0, &err), 0);
+	assert_string_equal(read_abi("backend", buf, sizeof(buf)), "none\n");
+	put("backend", "instant [pelt] decay\n");
+	tp_source_close(src);
+}
+
 static void test_write_refused(void **state)
 {
 	struct tp_source *src = open_root();
@@ -281,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_control_writes),
 		cmocka_unit_test(test_backend_writes),
+		cmocka_unit_test(test_backend_none),
 		cmocka_unit_test(test_write_refused),
 	};
 	return cmocka_run_group_tests_name("patched", tests, make_tree, remove_tree);
