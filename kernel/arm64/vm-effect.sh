@@ -60,10 +60,10 @@ echo 40000 >$TEMP
 echo 0 >$CD4/cur_state
 i=0
 while [ $i -lt 10 ]; do
-	sh -c 'n=0; while [ $n -lt 30000 ]; do n=$((n + 1)); done' &
+	sh -c 'n=0; while [ $n -lt 3000 ]; do n=$((n + 1)); done' &
 	i=$((i + 1))
 done
-hackbench -g 2 -f 10 -l 50 >/dev/null || exit 1
+hackbench -g 2 -f 5 -l 20 >/dev/null || exit 1
 wait
 EOF
 export P4 FMAX TEMP CD4
