@@ -1,18 +1,19 @@
 #!/bin/sh
 # In-VM run of kernel/arm64/run.sh --effect: the seeds' effect on the arm64 board with
-# the patch series.  A fixed workload (ten busy tasks and hackbench) runs under each
+# the patch series.  A fixed workload (four busy tasks and hackbench's ten) runs under each
 # averaging backend while a thermal model heats the big cluster through the thermal
 # zone big-thermal; thermpress bench switches the backend, times each run, and measures
 # where the work ran (share of CPU time on the big cluster) and the migrations.
 #
-# The heat model (heat_loop, every 100 ms, integers, milli-degrees): the big cluster's
-# power is its utilisation times (f / f_max)^3 (dynamic power at a voltage that scales
-# with frequency), the temperature it tends to is 40 C plus 60 C at full power, with a
-# time constant of 1.5 s.  The model runs on little cpu0 at nice -20, so that it keeps
-# its pace under the workload.  Uncapped and fully busy the cluster would settle at 100 C,
-# so the governor (step_wise, passive trip 65 C) caps it; how much depends on how much
-# work the scheduler keeps on the big CPUs, which is what the backends change.
-# Each run starts cold: the workload wrapper resets the model and the cooling state.
+# The heat model (heat-loop.sh, every 100 ms or as late as TCG lets it, integers,
+# milli-degrees): the big cluster's power is its utilisation times (f / f_max)^3 (dynamic
+# power at a voltage that scales with frequency); the temperature tends to 50 C plus
+# 80 C at full power, with a time constant of 1.5 s.  Uncapped and busy the cluster
+# heats past the passive trip (65 C); at state 3 (1421 MHz, capacity 616) it still
+# heats, at state 4 (903 MHz, capacity 391, below the little CPUs' 462) it cools, so
+# step_wise keeps it between the two while work stays there, and how much stays there is
+# what the backends change.  The model runs on little cpu0 at nice -20.  Each run
+# starts cold: the workload wrapper resets the model and the cooling state.
 . /vm-checks.sh
 C=/sys/devices/system/cpu
 P4=$C/cpufreq/policy4
@@ -35,9 +36,9 @@ cat >/heat-loop.sh <<'EOF'
 # test, arithmetic; busybox runs sleep without a fork): under TCG every fork costs IPIs to
 # all 8 vCPUs.  It integrates over the time that really passed (/proc/uptime, 10 ms),
 # so a late step does not slow the model down.
-t=40000 lb="" la="" lup=0
+t=50000 lb="" la="" lup=0
 while :; do
-	[ -f /tmp/heat.reset ] && { t=40000; lb=""; rm -f /tmp/heat.reset; }
+	[ -f /tmp/heat.reset ] && { t=50000; lb=""; rm -f /tmp/heat.reset; }
 	b=0 a=0
 	while read n us ni sy id io irq si st rest; do
 		case $n in cpu4|cpu5|cpu6|cpu7)
@@ -54,7 +55,7 @@ while :; do
 		u=$((db * 1000 / da))
 		r=$((f * 1000 / FMAX))
 		p=$((u * r / 1000 * r / 1000 * r / 1000))
-		target=$((40000 + p * 60))
+		target=$((50000 + p * 80))
 		dt=$((up - lup))
 		[ $dt -le 150 ] || dt=150
 		t=$((t + (target - t) * dt / 150))
@@ -66,16 +67,17 @@ while :; do
 done
 EOF
 cat >/effect-work.sh <<'EOF'
-# one run of the workload, from a cold big cluster: ten busy tasks and hackbench
+# one run of the workload, from a cold big cluster: four busy tasks and hackbench (one
+# group: five senders and five receivers)
 touch /tmp/heat.reset
-echo 40000 >$TEMP
+echo 50000 >$TEMP
 echo 0 >$CD4/cur_state
 i=0
-while [ $i -lt 10 ]; do
-	sh -c 'n=0; while [ $n -lt 3000 ]; do n=$((n + 1)); done' &
+while [ $i -lt 4 ]; do
+	sh -c 'n=0; while [ $n -lt 15000 ]; do n=$((n + 1)); done' &
 	i=$((i + 1))
 done
-hackbench -g 2 -f 5 -l 20 >/dev/null || exit 1
+hackbench -g 1 -f 5 -l 20 >/dev/null || exit 1
 wait
 EOF
 export P4 FMAX TEMP CD4
