@@ -33,10 +33,13 @@ FMAX=$(cat $P4/cpuinfo_max_freq)
 
 cat >/heat-loop.sh <<'EOF'
 # the thermal model of the big cluster (see vm-effect.sh).  Shell builtins only (read,
-# test, arithmetic; busybox runs sleep without a fork): under TCG every fork costs IPIs to
-# all 8 vCPUs.  It integrates over the time that really passed (/proc/uptime, 10 ms),
+# test, arithmetic; the 100 ms wait is a read timing out on a FIFO nobody writes): under
+# TCG a fork or exec flushes the TLBs of all 8 vCPUs in lockstep, which with the vCPUs
+# busy costs seconds (the first models, with awk and sleep, made a step every 6 s).  It integrates over the time that really passed (/proc/uptime, 10 ms),
 # so a late step does not slow the model down.
 t=50000 lb="" la="" lup=0
+mkfifo /tmp/heat.tick
+exec 3<>/tmp/heat.tick
 while :; do
 	[ -f /tmp/heat.reset ] && { t=50000; lb=""; rm -f /tmp/heat.reset; }
 	b=0 a=0
@@ -63,7 +66,7 @@ while :; do
 		echo "$up $t $u $f" >>/tmp/heat.trace
 	fi
 	lb=$b la=$a lup=$up
-	sleep 0.1
+	read -t 0.1 x <&3
 done
 EOF
 cat >/effect-work.sh <<'EOF'
