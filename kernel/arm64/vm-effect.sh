@@ -12,7 +12,8 @@
 # heats past the passive trip (65 C); at state 3 (1421 MHz, capacity 616) it still
 # heats, at state 4 (903 MHz, capacity 391, below the little CPUs' 462) it cools, so
 # step_wise keeps it between the two while work stays there, and how much stays there is
-# what the backends change.  The model runs on little cpu0 at nice -20.  Each run
+# what the backends change.  The model never reads above 110 C: the zone's critical trip
+# (115 C) would power the board off.  The model runs on little cpu0 at nice -20.  Each run
 # starts cold: the workload wrapper resets the model and the cooling state.
 . /vm-checks.sh
 C=/sys/devices/system/cpu
@@ -62,6 +63,7 @@ while :; do
 		dt=$((up - lup))
 		[ $dt -le 150 ] || dt=150
 		t=$((t + (target - t) * dt / 150))
+		[ $t -le 110000 ] || t=110000	# the critical trip (115 C) would power off
 		echo $t >$TEMP
 		echo "$up $t $u $f" >>/tmp/heat.trace
 	fi
