@@ -170,8 +170,13 @@ static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 
 	(void)a, (void)argc, (void)argv;
 	cands_add(out, "all");
-	if ((ctx->opts.kind != TP_SOURCE_SIM && !ctx->opts.root) ||
-	    tp_source_open(&ctx->opts, &src, NULL) < 0)
+	/*
+	 * A TAB must stay cheap: on a stock kernel the averaged pressure is not read (no
+	 * BPF program is loaded) for the domain names.  This process only completes.
+	 */
+	if (ctx->opts.kind != TP_SOURCE_SIM)
+		setenv("THERMPRESS_NO_BPF", "1", 1);
+	if (tp_source_open(&ctx->opts, &src, NULL) < 0)
 		return;
 	if (tp_snapshot_take(src, &snap, NULL) == 0)
 		for (size_t i = 0; i < snap.nr_domains; i++)

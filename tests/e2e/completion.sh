@@ -32,6 +32,13 @@ assert_eq "$(cands replay "")" ":files --backends --hz -o --plot --plot-cpu --js
 assert_eq "$(cands --root "")" ":dirs " "--root: directories"
 assert_eq "$(cands bench -- "")" ":commands " "bench --: a command"
 assert_eq "$(cands --sim cap set "")" "all little big " "--sim cap set: all and the simulator's domains"
+# the machine's own kernel (here THERMPRESS_ROOT, as the library reads it), not only --root
+# and --sim: its domains too, with the stock kernel's averaged pressure left unread
+assert_eq "$(THERMPRESS_ROOT="$root/tests/fixtures/stock/arm64-biglittle-6.1" cands cap set "")" \
+	"$(cands --root "$root/tests/fixtures/stock/arm64-biglittle-6.1" cap set "")" \
+	"cap set on the live kernel: its domains as with --root"
+assert_contains "$(THERMPRESS_ROOT="$root/tests/fixtures/stock/arm64-biglittle-6.1" cands cap set "")" \
+	"all " "cap set on the live kernel: all"
 assert_eq "$(cands --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "--sim=: the presets"
 assert_eq "$(cands replay x --hz "")" "100 250 1000 " "replay --hz: the tick rates"
 
