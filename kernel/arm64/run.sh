@@ -197,7 +197,7 @@ echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest upti
 total_pass=${vm_pass:-0} total_fail=${vm_fail:-1}
 if [ $effect = 1 ]; then	# the table, as bench printed it
 	sed -n '/^TPEFFECT BEGIN table/,/^TPEFFECT END table/p' "$console.txt" | sed '1d;$d' >"$bdir/effect.txt"
-	echo "== the effect table ($runs runs per configuration; $bdir/effect.txt) =="
+	echo "== the effect tables ($runs runs per configuration; $bdir/effect.txt) =="
 	cat "$bdir/effect.txt"
 elif [ $patched = 1 ]; then	# the update logs, replayed on the host
 	replay_console_logs "$console.txt" "$bdir/logs" "$min_logs"
