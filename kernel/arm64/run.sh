@@ -195,8 +195,9 @@ run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 vm_report "kernel/arm64/run.sh results: $kernel_label"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
 total_pass=${vm_pass:-0} total_fail=${vm_fail:-1}
-if [ $effect = 1 ]; then	# the table, as bench printed it
-	sed -n '/^TPEFFECT BEGIN table/,/^TPEFFECT END table/p' "$console.txt" | sed '1d;$d' >"$bdir/effect.txt"
+if [ $effect = 1 ]; then	# the tables, as bench printed them, one per workload
+	awk '/^TPEFFECT BEGIN / { on = 1; print "== " $3; next } /^TPEFFECT END / { on = 0; next }
+		on' "$console.txt" >"$bdir/effect.txt"
 	echo "== the effect tables ($runs runs per configuration; $bdir/effect.txt) =="
 	cat "$bdir/effect.txt"
 elif [ $patched = 1 ]; then	# the update logs, replayed on the host
