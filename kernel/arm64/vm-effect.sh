@@ -83,13 +83,13 @@ EOF
 cat >/effect-busy.sh <<'EOF'
 . /effect-reset.sh
 for i in 1 2 3 4; do
-	sh -c 'n=0; while [ $n -lt 20000 ]; do n=$((n + 1)); done' &
+	sh -c 'n=0; while [ $n -lt 150000 ]; do n=$((n + 1)); done' &
 done
 wait
 EOF
 cat >/effect-hackbench.sh <<'EOF'
 . /effect-reset.sh
-hackbench -g 1 -f 5 -l 40 >/dev/null
+hackbench -g 1 -f 5 -l 20 >/dev/null
 EOF
 export P4 FMAX TEMP CD4
 taskset -c 0 sh /heat-loop.sh &
