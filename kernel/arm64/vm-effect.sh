@@ -8,9 +8,9 @@
 # The heat model (heat-loop.sh, every 100 ms or as late as TCG lets it, integers,
 # milli-degrees): the big cluster's power is its utilisation times (f / f_max)^3 (dynamic
 # power at a voltage that scales with frequency); the temperature tends to 50 C plus
-# 80 C at full power, with a time constant of 1.5 s.  Uncapped and busy the cluster
+# 100 C at full power, with a time constant of 1.5 s.  Uncapped and busy the cluster
 # heats past the passive trip (65 C); at state 3 (1421 MHz, capacity 616) it still
-# heats, at state 4 (903 MHz, capacity 391, below the little CPUs' 462) it cools, so
+# heats (to 72 C), at state 4 (903 MHz, capacity 391, below the little CPUs' 462) it cools, so
 # step_wise keeps it between the two while work stays there, and how much stays there is
 # what the backends change.  The model never reads above 110 C: the zone's critical trip
 # (115 C) would power the board off.  The model runs on little cpu0 at nice -20.  Each run
@@ -59,7 +59,7 @@ while :; do
 		u=$((db * 1000 / da))
 		r=$((f * 1000 / FMAX))
 		p=$((u * r / 1000 * r / 1000 * r / 1000))
-		target=$((50000 + p * 80))
+		target=$((50000 + p * 100))
 		dt=$((up - lup))
 		[ $dt -le 150 ] || dt=150
 		t=$((t + (target - t) * dt / 150))
