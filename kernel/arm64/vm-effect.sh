@@ -8,13 +8,16 @@
 # The heat model (heat-loop.sh, every 100 ms or as late as TCG lets it, integers,
 # milli-degrees): the big cluster's power is its utilisation times (f / f_max)^3 (dynamic
 # power at a voltage that scales with frequency); the temperature tends to 50 C plus
-# 100 C at full power, with a time constant of 1.5 s.  Uncapped and busy the cluster
-# heats past the passive trip (65 C); at state 3 (1421 MHz, capacity 616) it still
-# heats (to 72 C), at state 4 (903 MHz, capacity 391, below the little CPUs' 462) it cools, so
-# step_wise keeps it between the two while work stays there, and how much stays there is
-# what the backends change.  The model never reads above 110 C: the zone's critical trip
-# (115 C) would power the board off.  The model runs on little cpu0 at nice -20.  Each run
-# starts cold: the workload wrapper resets the model and the cooling state.
+# 100 C at full power, with a time constant of 5 s, never above 110 C (the zone's
+# critical trip, 115 C, would power the board off).  The time constant is long against
+# the governor's 100 ms: step_wise raises the cooling state at each update while the
+# temperature rises past the passive trip (65 C), so the big cluster goes down to state
+# 4 (903 MHz, capacity 391, below the little CPUs' 462) before it cools, then back up as
+# it cools: its capacity swings across the little CPUs', and whether the work follows
+# is what the backends change (with a short time constant it settled in state 3,
+# capacity 616, where no backend has a reason to move anything).  The model runs on
+# little cpu0 at nice -20.  Each run starts cold: the workload wrapper resets the model
+# and the cooling state.
 . /vm-checks.sh
 C=/sys/devices/system/cpu
 P4=$C/cpufreq/policy4
@@ -61,8 +64,8 @@ while :; do
 		p=$((u * r / 1000 * r / 1000 * r / 1000))
 		target=$((50000 + p * 100))
 		dt=$((up - lup))
-		[ $dt -le 150 ] || dt=150
-		t=$((t + (target - t) * dt / 150))
+		[ $dt -le 500 ] || dt=500
+		t=$((t + (target - t) * dt / 500))
 		[ $t -le 110000 ] || t=110000	# the critical trip (115 C) would power off
 		echo $t >$TEMP
 		echo "$up $t $u $f" >>/tmp/heat.trace
