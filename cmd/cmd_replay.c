@@ -280,7 +280,8 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 	}
 }
 
-static struct json_object *json_summary(const char *file, bool profile, int hz,
+static struct json_object *json_summary(const char *file, bool profile,
+					const struct tp_trace_meta *meta, int hz,
 					const struct tp_trace_span *t,
 					const struct tp_replay_backend *b, size_t nb,
 					const struct tp_replay_summary *s)
@@ -290,6 +291,8 @@ static struct json_object *json_summary(const char *file, bool profile, int hz,
 	json_object_object_add(o, "schema_version", json_object_new_int(JSON_SCHEMA_VERSION));
 	json_object_object_add(o, "input", json_object_new_string(file));
 	json_object_object_add(o, "kind", json_object_new_string(profile ? "profile" : "trace"));
+	/* the source the trace was recorded from; a cap profile has none */
+	json_object_object_add(o, "source", profile ? NULL : json_source_recorded(meta->source));
 	json_object_object_add(o, "rows", json_object_new_uint64(t->rows));
 	json_object_object_add(o, "hz", json_object_new_int(hz));
 	json_object_object_add(o, "pressure_capacity_s", json_object_new_double(s[0].pressure_s));
@@ -630,7 +633,7 @@ static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
 	if (!status)
 		status = replay_commit(ctx, r);
 	if (!status && ctx->cmd_json)
-		out_json(ctx, json_summary(r->file, r->profile, r->ro.hz, &r->sc.span, r->b, r->nb,
+		out_json(ctx, json_summary(r->file, r->profile, &r->meta, r->ro.hz, &r->sc.span, r->b, r->nb,
 					   r->sums));
 	else if (!status && r->csv != stdout)
 		print_table(ctx, r->file, &r->sc.span, r->profile, r->ro.hz, r->b, r->nb, r->sums);

@@ -53,6 +53,15 @@ struct json_object *json_source(const struct tp_source *src)
 	return o;
 }
 
+struct json_object *json_source_recorded(const char *description)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "kind", NULL);	/* a trace records the description only */
+	add(o, "description", jstr(description));
+	return o;
+}
+
 static void add_header(struct json_object *o, const struct tp_source *src,
 		       const struct tp_snapshot *snap)
 {

@@ -112,6 +112,9 @@ printf '%s\n' "$out" >r.json
 if valid_json r.json; then pass "replay --json: valid JSON"; else fail "replay --json: invalid JSON"; fi
 assert_eq "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["schema_version"], [(b["label"], b["exact"]) for b in d["backends"]])')" \
 	"1 [('pelt:32', None), ('decay:125', True)]" "replay --json: labels and exactness"
+# the source is the shared object (docs/json.md): the trace's "# source" line as its description
+assert_eq "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["source"])')" \
+	"{'kind': None, 'description': '$(sed -n 's/^# source //p' t-decay.csv)'}" "replay --json: the trace's source, as an object"
 
 printf '%s\n' "time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,avg_pressure,backend,decay_ms" \
 	"10,0,462,1844000,1844000,0,0,pelt,32" "20,0,462,1844000,922000,abc,0,pelt,32" >bad.csv
@@ -158,6 +161,9 @@ printf '%s\n' "# a step up, a partial release, the little cluster, all clear" "0
 run "$TP" --sim replay prof.txt --backends decay:250,pelt:32 -o prof-out.csv
 assert_eq "$rc" 0 "replay a profile: exit 0"
 assert_lines_match "$out" "^profile prof.txt: [0-9]+ rows, 2.000 s at 250 Hz" "replay a profile: header"
+run "$TP" --sim replay prof.txt --backends pelt:32 --json
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json, sys; d=json.load(sys.stdin); print(d["kind"], d["source"])')" \
+	"profile None" "replay --json of a profile: no source"
 run_script "backend set decay decay 250
 cap play prof.txt
 show" --sim --virtual-clock
