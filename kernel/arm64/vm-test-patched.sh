@@ -18,23 +18,6 @@ for m in $TP_MODULES; do
 	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
 done
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds (every 50 ms)
-wait_for() {
-	n=$(($1 * 20))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	return 1
-}
-file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
-cdev_of() {	# the cooling device of a policy, by type (cpufreq-cpuN)
-	for d in $TH/cooling_device*; do
-		[ "$(cat $d/type)" = "cpufreq-cpu$1" ] && { echo $d; return; }
-	done
-}
 # stat_field CPU COLUMN(1-based) from stats: cpu online domain max_capacity max_freq
 # capped_freq pressure avg_pressure capacity
 stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }

@@ -15,26 +15,8 @@ for m in $TP_MODULES; do
 	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
 done
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds (every 50 ms)
-wait_for() {
-	n=$(($1 * 20))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	return 1
-}
-file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
 wait_for 5 test -d $P4 || bad "policy4 did not appear"
 
-# the cooling device of a policy, by type (cpufreq-cpuN)
-cdev_of() {
-	for d in $TH/cooling_device*; do
-		[ "$(cat $d/type)" = "cpufreq-cpu$1" ] && { echo $d; return; }
-	done
-}
 CD0=$(cdev_of 0)
 CD4=$(cdev_of 4)
 ZONE=""

@@ -21,3 +21,23 @@ done_checks() {
 	echo "TPT: DONE pass=$pass fail=$fail"
 	[ $fail = 0 ]
 }
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (every 50 ms); 1 on timeout
+wait_for() {
+	n=$(($1 * 20))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
+# file_is FILE TEXT: FILE reads exactly TEXT
+file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+# cdev_of CPU: the cooling device of the cpufreq policy of CPU (type cpufreq-cpuN)
+cdev_of() {
+	for d in /sys/class/thermal/cooling_device*; do
+		[ "$(cat $d/type)" = "cpufreq-cpu$1" ] && { echo $d; return; }
+	done
+}
