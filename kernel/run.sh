@@ -103,17 +103,7 @@ fi
 cfg_sum=$( (cat "$here/config.fragment"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
 	log "configuring: tinyconfig + kernel/config.fragment"
-	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" tinyconfig >/dev/null
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
-		"$here/config.fragment" >/dev/null)
-	make -s -C "$src" O="$obj" olddefconfig
-	missing=0
-	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$obj/.config" || { log "config: $line did not stick"; missing=1; }
-	done <"$here/config.fragment"
-	[ $missing = 0 ] || die "kernel/config.fragment does not apply"
+	configure_fragment "$src" "$obj" "$here/config.fragment"
 	echo "$cfg_sum" >"$bdir/config.stamp"
 fi
 

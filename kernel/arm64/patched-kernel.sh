@@ -20,16 +20,7 @@ margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
 	log "configuring: arm64 tinyconfig + kernel/arm64/config.fragment"
-	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" "${margs[@]}" tinyconfig >/dev/null
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
-	make -s -C "$src" O="$obj" "${margs[@]}" olddefconfig
-	missing=0
-	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$obj/.config" || { log "config: $line did not stick"; missing=1; }
-	done <"$frag"
-	[ $missing = 0 ] || die "kernel/arm64/config.fragment does not apply"
+	configure_fragment "$src" "$obj" "$frag" "${margs[@]}"
 	echo "$cfg_sum" >"$bdir/config.stamp"
 fi
 t_build=$(now)

@@ -150,3 +150,19 @@ replay_console_logs() {
 	[ $nlogs -ge "$3" ] ||
 		{ echo "  FAIL replay: only $nlogs logs came out of the VM"; replay_fail=$((replay_fail + 1)); }
 }
+
+# configure_fragment SRC OBJ FRAGMENT [MAKE_ARGS...]: tinyconfig plus FRAGMENT in OBJ
+# (merge_config.sh, olddefconfig), and every CONFIG_ line of FRAGMENT must have stuck
+configure_fragment() {
+	local src=$1 obj=$2 frag=$3 line missing=0
+	shift 3
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" "$@" tinyconfig >/dev/null
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
+	make -s -C "$src" O="$obj" "$@" olddefconfig
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qx "$line" "$obj/.config" || { log "config: $line did not stick"; missing=1; }
+	done <"$frag"
+	[ $missing = 0 ] || die "$frag does not apply"
+}
