@@ -197,8 +197,12 @@ int probe_spawn(struct bench_probe *p, char **command, pid_t *pid, int *counter)
 
 		/*
 		 * Only async-signal-safe calls here: bench has threads (the profile player).
-		 * Read go first, so that the parent's write never meets a closed pipe.
+		 * Read go first, so that the parent's write never meets a closed pipe; without
+		 * our copy of its writing end, a parent killed before go gives end of file
+		 * instead of a child waiting for ever.
 		 */
+		close(go[1]);
+		close(failed[0]);
 		if (read_full(go[0], &c, 1) != 1 || dup2(devnull, 1) < 0)
 			_exit(127);
 		execvp(command[0], command);

@@ -536,6 +536,17 @@ static int stock_set_backend(struct tp_source *src, const char *name, struct tp_
 	}
 }
 
+/* The half-life a pelt kernel gives for DECAY_MS: the nearest 32 << shift, a tie to the
+ * smaller (docs/abi.md). */
+static uint32_t nearest_pelt_ms(uint32_t decay_ms)
+{
+	int shift = 0;
+
+	while (shift < 10 && (uint64_t)decay_ms * 2 > (uint64_t)(32u << shift) * 3)
+		shift++;
+	return 32u << shift;
+}
+
 static int stock_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_error *err)
 {
 	struct stock *s = src->priv;
@@ -545,8 +556,7 @@ static int stock_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_e
 	kernel_name(s, k, sizeof(k));
 	switch (s->kernel.model) {
 	case TP_STOCK_MODEL_THERMAL_PELT:
-		/* the nearest 32 << shift, a tie to the smaller (docs/abi.md) */
-		while (shift < 10 && (uint64_t)decay_ms * 2 > (uint64_t)(32u << shift) * 3)
+		while (32u << shift < nearest_pelt_ms(decay_ms))
 			shift++;
 		return tp_error_set(err, -EOPNOTSUPP,
 			"%s fixes the pelt half-life at boot (now %d ms, sched_thermal_decay_shift=%d): for %u ms reboot with sched_thermal_decay_shift=%d on the kernel command line (half-life %d ms), or use a thermpress-patched kernel",
@@ -578,11 +588,15 @@ static int stock_fixed_backend(struct tp_source *src, const char *name, uint32_t
 	int active;
 	int64_t in_force;
 
-	if (!name)
-		return stock_set_decay(src, decay_ms, err);
-	if (decay_ms &&
-	    stock_backends(src, names, TP_MAX_BACKENDS, &count, &active, &in_force, NULL) == 0 &&
-	    active >= 0 && strcmp(names[active], name) == 0)
+	bool mine = false;
+
+	if (stock_backends(src, names, TP_MAX_BACKENDS, &count, &active, &in_force, NULL) == 0 &&
+	    active >= 0)
+		mine = !name || strcmp(names[active], name) == 0;
+	/* what is in force already is no change: a script may ask for it (bench does) */
+	if (mine && (!decay_ms || (int64_t)nearest_pelt_ms(decay_ms) == in_force))
+		return 0;
+	if (!name || mine)
 		return stock_set_decay(src, decay_ms, err);
 	return stock_set_backend(src, name, err);
 }
