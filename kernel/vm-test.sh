@@ -40,8 +40,6 @@ badw() {
 	ok "$name"
 }
 
-# stat_field CPU COLUMN(1-based) from stats
-stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
 
 [ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
@@ -52,30 +50,7 @@ eq "vm has 4 cpus" "$ncpu" 4
 # runs with a periodic tick; without it only this one, with idle CPUs' ticks stopped.
 if ! grep -qw 'nohz=off' /proc/cmdline; then
 	info "tick: NO_HZ idle ($(cat /proc/cmdline))"
-	max=$(stat_field 3 5)
-	echo pelt >$D/backend
-	echo 32 >$D/decay_ms
-	echo "3 $((max / 5))" >$D/inject
-	# cpu 3 runs a busy loop for 0.6 s: it ticks and its average builds up
-	taskset -c 3 sh -c 'while :; do :; done' &
-	spin=$!
-	sleep 0.6
-	kill $spin
-	wait 2>/dev/null
-	# then it is idle (no tick) while cpu 0 stays busy, so the idle load balancer runs
-	echo "3 clear" >$D/inject
-	a0=$(stat_field 3 8)
-	taskset -c 0 sh -c 'while :; do :; done' &
-	spin=$!
-	sleep 0.8
-	a1=$(stat_field 3 8)
-	kill $spin
-	wait 2>/dev/null
-	info "nohz: idle cpu3 avg_pressure $a0 when its cap was cleared, $a1 0.8 s later"
-	if [ "$a0" -gt 40 ]; then ok "nohz: cpu3's average built up while busy ($a0)"
-	else bad "nohz: cpu3's average did not build up while busy: $a0"; fi
-	if [ "$a1" -lt $((a0 / 8)) ]; then ok "nohz: idle cpu3's average decays after its cap is cleared ($a0 -> $a1)"
-	else bad "nohz: idle cpu3's average stays at $a1 (was $a0 when its cap was cleared 0.8 s before)"; fi
+	nohz_blocked_decay 3 0
 	done_checks
 	exit
 fi

@@ -18,9 +18,6 @@ for m in $TP_MODULES; do
 	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
 done
 
-# stat_field CPU COLUMN(1-based) from stats: cpu online domain max_capacity max_freq
-# capped_freq pressure avg_pressure capacity
-stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
 stat_cols() {	# COLUMN CPU...: that column of each CPU, on one line
 	col=$1
 	shift
@@ -110,8 +107,9 @@ while [ $t -gt 39000 ] && ! file_is $CD4/cur_state 0; do
 done
 eq "cooled: the governor lifts the cap" "$(cat $CD4/cur_state)" 0
 eq "cooled: the store's pressure is 0 again" "$(stat_cols 7 4 5 6 7)" "0 0 0 0 "
-kill $s4
+kill $s4 $w0
 wait 2>/dev/null
+taskset -p -c 0-7 $$ >/dev/null
 
 # ---- none: the store keeps the cap, the scheduler sees nothing -------------------------------
 echo none >$D/backend
@@ -131,8 +129,9 @@ c=$(stat_field 4 9)
 if [ "$c" -le $((1024 - p4)) ]; then ok "instant: the same cap lowers cpu4's capacity ($c)"
 else bad "instant: capped cpu4's capacity $c, want at most $((1024 - p4))"; fi
 echo 0 >$CD4/cur_state
-kill $s4
+kill $s4 $w0
 wait 2>/dev/null
+taskset -p -c 0-7 $$ >/dev/null
 
 # ---- thermpress on the patched kernel -----------------------------------------------------
 if thermpress show --json >/tmp/tpo 2>/tmp/tpe; then ok "thermpress show --json"
@@ -148,7 +147,7 @@ thermpress cap clear all >/dev/null 2>&1
 eq "thermpress cap clear all" "$(stat_cols 7 0 1 2 3 4 5 6 7)" "0 0 0 0 0 0 0 0 "
 
 # ---- update logs, one CPU of each cluster, caps through the cooling device -------------------
-# cpu0 stays idle (NO_HZ: its tick stops, its average is updated with its blocked
+# cpu0 is mostly idle (NO_HZ: its tick stops, its average is updated with its blocked
 # averages), cpu4 runs a busy loop (it ticks).  decay 1 ms skips windows at every tick.
 capseq() {	# COOLING_DEVICE: six cap changes through cur_state
 	for st in 2 4 0 1 3 0; do
@@ -158,6 +157,13 @@ capseq() {	# COOLING_DEVICE: six cap changes through cur_state
 }
 spin 4
 s4=$!
+# cpu0 wakes every 100 ms and nothing else of ours runs there: between the wake-ups it
+# idles with its tick stopped (an idle CPU that nothing wakes and whose average is 0 is
+# updated by nobody, so its log would stay empty)
+taskset -p -c 1-3,5-7 $$ >/dev/null
+mkfifo /tmp/wake0
+taskset -c 0 sh -c 'exec 3<>/tmp/wake0; while :; do read -t 0.1 x <&3; done' &
+w0=$!
 for s in instant:0 pelt:32 decay:1 decay:250 none:0; do
 	b=${s%:*} ms=${s#*:}
 	echo $b >$D/backend
@@ -181,7 +187,12 @@ for s in instant:0 pelt:32 decay:1 decay:250 none:0; do
 		echo "TPLOG END $b-$ms-cpu$cpu"
 	done
 done
-kill $s4
+kill $s4 $w0
 wait 2>/dev/null
+taskset -p -c 0-7 $$ >/dev/null
+
+# ---- NO_HZ idle: an idle little CPU's average decays with its blocked averages -------
+nohz_blocked_decay 3 0
+echo 32 >$D/decay_ms
 echo pelt >$D/backend
 done_checks

@@ -1,5 +1,6 @@
-# In-VM check helpers shared by kernel/vm-test.sh (x86, patched kernel) and
-# kernel/arm64/vm-test.sh (arm64, stock kernel); sourced by busybox sh.
+# In-VM check helpers shared by kernel/vm-test.sh (x86, patched kernel),
+# kernel/arm64/vm-test.sh (arm64, stock kernel) and kernel/arm64/vm-test-patched.sh
+# (arm64, patched kernel); sourced by busybox sh.
 # Console protocol, one line each:
 #   TPT: ok NAME | TPT: FAIL NAME: DETAIL | TPT: SKIP NAME: WHY | TPT: INFO ...
 #   TPT: DONE pass=N fail=M
@@ -40,4 +41,57 @@ cdev_of() {
 	for d in /sys/class/thermal/cooling_device*; do
 		[ "$(cat $d/type)" = "cpufreq-cpu$1" ] && { echo $d; return; }
 	done
+}
+
+# ---- the patched kernel's interface ($D: its debugfs directory) ----------------------
+# stat_field CPU COLUMN(1-based) from stats: cpu online domain max_capacity max_freq
+# capped_freq pressure avg_pressure capacity
+stat_field() { awk -v c="$1" -v f="$2" 'NF == 9 && $1 == c { print $f }' $D/stats; }
+
+# timer_irqs CPU: the local timer interrupts CPU has taken (x86 LOC, arm64 arch_timer):
+# the scheduler tick comes only with one of them
+timer_irqs() {
+	awk -v c="$1" '$1 == "LOC:" || /arch_timer/ { n += $(c + 2) } END { print n + 0 }' /proc/interrupts
+}
+
+# nohz_blocked_decay IDLE BUSY: with NO_HZ idle, an idle CPU's average decays after its
+# cap is cleared, updated with its blocked averages (by the idle load balancer, while BUSY
+# runs), not only at its own ticks.  IDLE's pelt average (128 ms) builds up under a cap
+# while it runs a busy loop; then it idles, uncapped, for 0.8 s.  The update log counts
+# the updates of its average in that time, /proc/interrupts its timer interrupts: without
+# updates from the blocked averages every update is a tick, so there are no more updates
+# than timer interrupts.
+nohz_blocked_decay() {
+	idle=$1 busy=$2
+	max=$(stat_field $idle 5)
+	all=$(cat /sys/devices/system/cpu/online)
+	taskset -p -c $busy $$ >/dev/null	# this shell and what it starts stay off IDLE
+	echo pelt >$D/backend
+	echo 128 >$D/decay_ms
+	echo $idle >$D/log_cpu
+	echo "$idle $((max / 5))" >$D/inject
+	p=$(stat_field $idle 7)
+	taskset -c $idle sh -c 'while :; do :; done' &
+	spinner=$!
+	sleep 0.6
+	kill $spinner
+	wait $spinner 2>/dev/null
+	echo "$idle clear" >$D/inject
+	a0=$(stat_field $idle 8) u0=$(grep -c '^update' $D/log) t0=$(timer_irqs $idle)
+	taskset -c $busy sh -c 'while :; do :; done' &
+	spinner=$!
+	sleep 0.8
+	a1=$(stat_field $idle 8) u1=$(grep -c '^update' $D/log) t1=$(timer_irqs $idle)
+	kill $spinner
+	wait $spinner 2>/dev/null
+	echo -1 >$D/log_cpu
+	taskset -p -c $all $$ >/dev/null
+	u=$((u1 - u0)) t=$((t1 - t0))
+	info "nohz: idle cpu$idle avg_pressure $a0 when its cap was cleared, $a1 0.8 s later; $u updates, $t timer interrupts"
+	if [ "$a0" -gt $((p / 2)) ]; then ok "nohz: cpu$idle's average built up while busy ($a0, pressure $p)"
+	else bad "nohz: cpu$idle's average did not build up while busy: $a0 (pressure $p)"; fi
+	if [ "$a1" -lt $((a0 / 8)) ]; then ok "nohz: idle cpu$idle's average decays after its cap is cleared ($a0 -> $a1)"
+	else bad "nohz: idle cpu$idle's average stays at $a1 (was $a0 when its cap was cleared 0.8 s before)"; fi
+	if [ $u -gt $t ]; then ok "nohz: idle cpu$idle's average updated without its tick ($u updates, $t timer interrupts)"
+	else bad "nohz: idle cpu$idle's average updated only at its ticks ($u updates, $t timer interrupts)"; fi
 }
