@@ -77,7 +77,8 @@ nohz_blocked_decay() {
 	kill $spinner
 	wait $spinner 2>/dev/null
 	echo "$idle clear" >$D/inject
-	a0=$(stat_field $idle 8) u0=$(grep -c '^update' $D/log) t0=$(timer_irqs $idle)
+	# the interrupts' window holds the updates' window
+	t0=$(timer_irqs $idle) a0=$(stat_field $idle 8) u0=$(grep -c '^update' $D/log)
 	taskset -c $busy sh -c 'while :; do :; done' &
 	spinner=$!
 	sleep 0.8
