@@ -30,10 +30,14 @@ packages=(
   libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
   libcmocka-dev:arm64 zlib1g-dev:arm64 libmicrohttpd-dev:arm64
 )
-dpkg --print-foreign-architectures | grep -qx arm64 || {
-  dpkg --add-architecture arm64
-  THERMPRESS_FORCE_APT=1
-}
+# arm64 for the cross build and the board; i386 for the busybox of the 32-bit kernel's VM
+# (kernel/i386/run.sh downloads busybox-static:i386, it installs nothing of i386)
+for arch in arm64 i386; do
+  dpkg --print-foreign-architectures | grep -qx $arch || {
+    dpkg --add-architecture $arch
+    THERMPRESS_FORCE_APT=1
+  }
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: dependencies, a normal build and an ASan/UBSan build with every
 # meson suite in both, each libFuzzer target briefly, the arm64 cross build's unit tests
-# under qemu-user, the patched kernel under qemu (x86), and Debian's stock arm64 kernel and
+# under qemu-user, the patched kernel under qemu (x86_64, and i386 for 32-bit), and Debian's stock arm64 kernel and
 # the patched kernel built for arm64 on a big.LITTLE board in qemu.  Ends with one line
 # "N passed, N failed" over everything that ran.
 #   scripts/test.sh                 everything
 #   THERMPRESS_FUZZ_SECONDS=N ...   each fuzz target for N seconds (default 15)
-#   THERMPRESS_SKIP_KERNEL=1 ...    without the kernel runs (x86 patched, arm64 stock and patched)
+#   THERMPRESS_SKIP_KERNEL=1 ...    without the kernel runs (x86_64 and i386 patched, arm64 stock and patched)
 #   THERMPRESS_SKIP_ARM64=1 ...     without the arm64 cross build and its board
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +70,9 @@ if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ -f kernel/run.sh ]; then
   # every prefix of the series compiles for i386 and arm64 (kernel/README.md)
   if bash kernel/check-series.sh; then passed=$((passed + 1))
   else echo "thermpress: kernel series check failed" >&2; failed=$((failed + 1)); fi
+  # the series booted as a 32-bit kernel: caps where the pressure's product overflows 32 bits
+  if bash kernel/i386/run.sh; then passed=$((passed + 1))
+  else echo "thermpress: i386 kernel run failed" >&2; failed=$((failed + 1)); fi
 fi
 
 # The arm64 big.LITTLE board with Debian's stock kernel, running the cross build

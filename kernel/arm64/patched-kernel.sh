@@ -5,13 +5,7 @@
 # replay checker.  Sets kernel, mod_files, vm_script, kernel_label, min_logs and
 # defines extra_initramfs().
 
-src="$kdir/linux-source-6.1"
-git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
-	die "no kernel source in $src: run kernel/run.sh --build-only first"
-mapfile -t patches < <(series_patches "$top/kernel/patches")
-series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
-[ "$(cat "$kdir/series.stamp" 2>/dev/null)" = "$series_sum" ] ||
-	die "$src does not carry the current kernel/patches: run kernel/run.sh --build-only first"
+series_tree "$kdir"
 
 # ---- 1b. configure and build --------------------------------------------------------------
 obj="$bdir/obj"

@@ -99,19 +99,6 @@ dpkg --print-foreign-architectures | grep -qx arm64 ||
 # ---- 1. the packages --------------------------------------------------------------
 debs="$bdir/debs"
 mkdir -p "$debs"
-debname() { echo "$debs/${1}_$(echo "$2" | sed 's/:/%3a/')_"; }	# PACKAGE VERSION: file prefix
-fetch() {	# PACKAGE:ARCH=VERSION ...: apt-get download what is not there yet
-	local need=() p name
-	for p in "$@"; do
-		name=${p%%=*}
-		ls "$(debname "${name%%:*}" "${p##*=}")"*.deb >/dev/null 2>&1 || need+=("$p")
-	done
-	[ ${#need[@]} = 0 ] && return 0
-	log "downloading ${need[*]}"
-	(cd "$debs" && apt-get -o APT::Sandbox::User=root download "${need[@]}" >&2) ||
-		die "apt-get download ${need[*]} failed"
-}
-deb() { ls "$(debname "$1" "$2")"*.deb | head -1; }
 bbver=$(apt-cache policy busybox-static:arm64 | sed -n 's/^  Candidate: //p')
 fetch "busybox-static:arm64=$bbver"
 if [ "$(cat "$bdir/bb.stamp" 2>/dev/null)" != "$bbver" ]; then

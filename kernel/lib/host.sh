@@ -1,6 +1,6 @@
-# Host-side helpers shared by kernel/run.sh (x86, patched kernel) and
-# kernel/arm64/run.sh (arm64, Debian's stock kernel).  Set `me` (the script's name
-# for messages) before sourcing.
+# Host-side helpers shared by kernel/run.sh (x86, patched kernel), kernel/arm64/run.sh
+# (arm64, Debian's stock kernel or the series) and kernel/i386/run.sh (the series,
+# 32-bit).  Set `me` (the script's name for messages) before sourcing.
 log() { echo "$me: $*" >&2; }
 die() { echo "$me: error: $*" >&2; exit 2; }
 now() { date +%s.%N; }
@@ -16,6 +16,35 @@ series_patches() {
 		echo "$p"
 	done
 }
+
+# series_tree KDIR: the source tree kernel/run.sh prepared in KDIR (Debian's
+# linux-source-6.1 with the current kernel/patches applied); sets src and series_sum
+series_tree() {
+	local patches
+	src="$1/linux-source-6.1"
+	git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+		die "no kernel source in $src: run kernel/run.sh --build-only first"
+	mapfile -t patches < <(series_patches "$top/kernel/patches")
+	series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$1/series.stamp" 2>/dev/null)" = "$series_sum" ] ||
+		die "$src does not carry the current kernel/patches: run kernel/run.sh --build-only first"
+}
+
+# fetch PACKAGE:ARCH=VERSION ...: apt-get download into $debs what is not there yet;
+# deb PACKAGE VERSION: the downloaded file
+debname() { echo "$debs/${1}_$(echo "$2" | sed 's/:/%3a/')_"; }
+fetch() {
+	local need=() p name
+	for p in "$@"; do
+		name=${p%%=*}
+		ls "$(debname "${name%%:*}" "${p##*=}")"*.deb >/dev/null 2>&1 || need+=("$p")
+	done
+	[ ${#need[@]} = 0 ] && return 0
+	log "downloading ${need[*]}"
+	(cd "$debs" && apt-get -o APT::Sandbox::User=root download "${need[@]}" >&2) ||
+		die "apt-get download ${need[*]} failed"
+}
+deb() { ls "$(debname "$1" "$2")"*.deb | head -1; }
 
 # resolve_dirs: after the options, tpbuild relative to the top and bdir made and absolute
 resolve_dirs() {

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Build the patch series for 32-bit x86 (i386) from the source tree kernel/run.sh
+# prepared, boot it under qemu-system-i386 with a static i386 busybox (Debian's
+# busybox-static:i386, downloaded) and run kernel/i386/vm-test.sh inside: caps of CPUs
+# whose nominal frequency is 5 GHz, where max_capacity * cap overflows 32 bits.
+#
+# Exit status: 0 all checks passed; 1 a check failed; 2 usage or setup error;
+# 3 the VM timed out or never reported.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF2'
+usage: bash kernel/i386/run.sh [OPTIONS]
+
+  --build-dir DIR   objects, downloads, initramfs and console log
+                    (default: build-i386/ at the top of the repository)
+  --kernel-dir DIR  kernel/run.sh's build dir, whose source tree carries the series
+                    (default: build-kernel/; kernel/run.sh --build-only is enough)
+  --timeout SEC     kill qemu after SEC seconds (default: 120)
+  --jobs N          make -j N (default: 2)
+  -h, --help        show this help
+EOF2
+}
+
+me=i386/run.sh
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/host.sh"
+bdir="$top/build-i386"
+kdir=build-kernel
+tpbuild=build	# unused: nothing of thermpress runs in this VM
+timeout_s=120
+jobs=2
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build-dir) bdir=$2; shift 2 ;;
+	--kernel-dir) kdir=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+resolve_dirs
+case "$kdir" in /*) ;; *) kdir="$top/$kdir" ;; esac
+t_all=$(now)
+for tool in qemu-system-i386 make gcc dpkg-deb apt-get cpio gzip; do
+	command -v "$tool" >/dev/null || die "$tool is missing (bash scripts/deps.sh installs it)"
+done
+dpkg --print-foreign-architectures | grep -qx i386 ||
+	die "the i386 architecture is not enabled (bash scripts/deps.sh)"
+
+# ---- 1. the kernel ----------------------------------------------------------------
+series_tree "$kdir"
+obj="$bdir/obj"
+frag="$here/config.fragment"
+cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
+	log "configuring: i386 tinyconfig + kernel/i386/config.fragment"
+	configure_fragment "$src" "$obj" "$frag" ARCH=i386
+	echo "$cfg_sum" >"$bdir/config.stamp"
+fi
+t_build=$(now)
+log "building the series for i386 (bzImage, -j$jobs)"
+if ! make -s -C "$src" O="$obj" ARCH=i386 -j"$jobs" bzImage >"$bdir/make.log" 2>&1; then
+	tail -40 "$bdir/make.log" >&2
+	die "the i386 kernel build failed (see $bdir/make.log)"
+fi
+kbuild_s=$(elapsed "$t_build")
+kernel="$obj/arch/x86/boot/bzImage"
+log "i386 kernel built in ${kbuild_s}s"
+
+# ---- 2. busybox for i386 ------------------------------------------------------------
+debs="$bdir/debs"
+mkdir -p "$debs"
+bbver=$(apt-cache policy busybox-static:i386 | sed -n 's/^  Candidate: //p')
+[ -n "$bbver" ] && [ "$bbver" != "(none)" ] || die "no busybox-static:i386 in the archive (apt-get update?)"
+fetch "busybox-static:i386=$bbver"
+if [ "$(cat "$bdir/bb.stamp" 2>/dev/null)" != "$bbver" ]; then
+	rm -rf "$bdir/bb"
+	dpkg-deb -x "$(deb busybox-static "$bbver")" "$bdir/bb"
+	echo "$bbver" >"$bdir/bb.stamp"
+fi
+
+# ---- 3. initramfs and boot ----------------------------------------------------------
+root="$bdir/initramfs"
+initramfs_skeleton "$root" "$bdir/bb/bin/busybox"
+cp "$here/vm-test.sh" "$root/vm-test.sh"
+initramfs_init "$root" vm-test.sh
+initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
+prep_s=$(elapsed "$t_all")
+console="$bdir/console.log"
+log "booting the series (i386, -smp 2, TCG, nominal 5 GHz, timeout ${timeout_s}s); console in $console"
+run_vm "$timeout_s" "$console" qemu-system-i386 -smp 2 -m 256M -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable tsc_early_khz=5000000"
+vm_report "kernel/i386/run.sh results (the series on i386, busybox $bbver)"
+echo "== timings: preparation ${prep_s}s (kernel build ${kbuild_s}s), boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s =="
+echo "${vm_pass:-0} passed, ${vm_fail:-1} failed"
+[ "${vm_fail:-1}" = 0 ]
