@@ -292,7 +292,7 @@ static struct json_object *json_summary(const char *file, bool profile,
 	json_object_object_add(o, "input", json_object_new_string(file));
 	json_object_object_add(o, "kind", json_object_new_string(profile ? "profile" : "trace"));
 	/* the source the trace was recorded from; a cap profile has none */
-	json_object_object_add(o, "source", profile ? NULL : json_source_recorded(meta->source));
+	json_object_object_add(o, "source", profile ? NULL : json_source_recorded(meta));
 	json_object_object_add(o, "rows", json_object_new_uint64(t->rows));
 	json_object_object_add(o, "hz", json_object_new_int(hz));
 	json_object_object_add(o, "pressure_capacity_s", json_object_new_double(s[0].pressure_s));

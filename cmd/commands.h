@@ -270,8 +270,9 @@ struct json_object *json_backends(const struct tp_backend_info *b, size_t n);
 struct json_object *json_status(const struct tp_source *src, const struct tp_snapshot *snap);
 /* The shared "source" object, {"kind", "description"}: the one shape in every document. */
 struct json_object *json_source(const struct tp_source *src);
-/* The same object for a source a trace names: kind null, its description. */
-struct json_object *json_source_recorded(const char *description);
+/* The same object for the source a trace names (kind null in a version 1 trace). */
+struct tp_trace_meta;
+struct json_object *json_source_recorded(const struct tp_trace_meta *meta);
 void out_json(struct cmd_ctx *ctx, struct json_object *obj);
 /* out_json() after adding "stock" (docs/json.md) on a stock source; 0 or an exit status. */
 int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj);

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 #include <json-c/printbuf.h>
+#include <thermpress/experiment.h>
 #include <thermpress/stock.h>
 #include <thermpress/text.h>
 
@@ -53,12 +54,13 @@ struct json_object *json_source(const struct tp_source *src)
 	return o;
 }
 
-struct json_object *json_source_recorded(const char *description)
+struct json_object *json_source_recorded(const struct tp_trace_meta *meta)
 {
 	struct json_object *o = json_object_new_object();
 
-	add(o, "kind", NULL);	/* a trace records the description only */
-	add(o, "description", jstr(description));
+	/* a version 1 trace records the description only: kind unknown */
+	add(o, "kind", jstr(tp_source_kind_name(meta->source_kind)));
+	add(o, "description", jstr(meta->source));
 	return o;
 }
 

@@ -148,7 +148,7 @@ const char *tp_source_describe(const struct tp_source *src)
 	return src->description;
 }
 
-static const char *kind_name(enum tp_source_kind kind)
+const char *tp_source_kind_name(enum tp_source_kind kind)
 {
 	switch (kind) {
 	case TP_SOURCE_PATCHED:
@@ -158,8 +158,30 @@ static const char *kind_name(enum tp_source_kind kind)
 	case TP_SOURCE_STOCK:
 		return "stock";
 	default:
-		return "auto";
+		return NULL;
 	}
+}
+
+int tp_source_kind_parse(const char *name, enum tp_source_kind *out)
+{
+	static const enum tp_source_kind kinds[] = {
+		TP_SOURCE_PATCHED, TP_SOURCE_SIM, TP_SOURCE_STOCK,
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(name, tp_source_kind_name(kinds[i]))) {
+			*out = kinds[i];
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* an open source's kind is never TP_SOURCE_AUTO */
+static const char *kind_name(enum tp_source_kind kind)
+{
+	const char *name = tp_source_kind_name(kind);
+
+	return name ? name : "auto";
 }
 
 int tp_source_info(const struct tp_source *src, struct tp_source_info *info, struct tp_error *err)

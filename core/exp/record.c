@@ -103,6 +103,7 @@ int tp_recorder_open(struct tp_source *src, FILE *fp, const struct tp_record_opt
 	rc = tp_snapshot_take(src, &rec->snap, err);
 	if (rc)
 		goto fail;
+	meta.source_kind = tp_source_kind(src);
 	snprintf(meta.source, sizeof(meta.source), "%s", tp_source_describe(src));
 	snprintf(meta.backend, sizeof(meta.backend), "%s", rec->snap.backend);
 	meta.decay_ms = rec->snap.decay_ms;

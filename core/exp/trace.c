@@ -69,7 +69,7 @@ static void json_str(FILE *fp, const char *s)
  * A CSV string field (RFC 4180): quoted when it would not read back as itself: a
  * separator, quote or line break in it, blanks at either end (the reader trims them),
  * or "-" (a bare - is a missing value).  An empty string is written as - (missing).
- * Metadata values ("# source VALUE") follow the same rule, commas aside.
+ * Metadata values ("# source.description VALUE") follow the same rule, commas aside.
  */
 static void csv_str(FILE *fp, const char *s, bool meta)
 {
@@ -112,11 +112,26 @@ static void json_i64(FILE *fp, const char *key, int64_t v, bool comma)
 		fprintf(fp, "%" PRId64, v);
 }
 
-/* The metadata from the value of "source" on: the same in JSON lines and Perfetto. */
+/* A string, or null when s is NULL or empty. */
+static void json_str_or_null(FILE *fp, const char *s)
+{
+	if (s && *s)
+		json_str(fp, s);
+	else
+		fputs("null", fp);
+}
+
+/*
+ * The metadata after the version: the same in JSON lines and Perfetto.  source is the
+ * object every --json document has (docs/json.md), since trace version 2.
+ */
 static void json_meta_fields(FILE *fp, const struct tp_trace_meta *meta)
 {
-	json_str(fp, meta->source);
-	fputs(",\"backend\":", fp);
+	fputs(",\"source\":{\"kind\":", fp);
+	json_str_or_null(fp, tp_source_kind_name(meta->source_kind));
+	fputs(",\"description\":", fp);
+	json_str_or_null(fp, meta->source);
+	fputs("},\"backend\":", fp);
 	json_str(fp, meta->backend);
 	json_i64(fp, "decay_ms", meta->decay_ms, true);
 	json_i64(fp, "hz", meta->hz, true);
@@ -146,8 +161,11 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 	switch (fmt) {
 	case TP_TRACE_CSV:
 		fprintf(fp, TP_TRACE_CSV_MAGIC " %d\n", TP_TRACE_VERSION);
+		/* the source object, one line per field */
+		if (tp_source_kind_name(meta->source_kind))
+			fprintf(fp, "# source.kind %s\n", tp_source_kind_name(meta->source_kind));
 		if (meta->source[0]) {
-			fputs("# source ", fp);
+			fputs("# source.description ", fp);
 			csv_str(fp, meta->source, true);
 			fputc('\n', fp);
 		}
@@ -167,13 +185,13 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 		fputs(TP_TRACE_CSV_HEADER "\n", fp);
 		break;
 	case TP_TRACE_JSONL:
-		fprintf(fp, "{\"thermpress_trace\":%d,\"source\":", TP_TRACE_VERSION);
+		fprintf(fp, "{\"thermpress_trace\":%d", TP_TRACE_VERSION);
 		json_meta_fields(fp, meta);
 		fputs("}\n", fp);
 		break;
 	case TP_TRACE_PERFETTO:
 		fputs("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"thermpress_trace\":", fp);
-		fprintf(fp, "%d,\"source\":", TP_TRACE_VERSION);
+		fprintf(fp, "%d", TP_TRACE_VERSION);
 		json_meta_fields(fp, meta);
 		fputs("},\n\"traceEvents\":[\n", fp);
 		fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
@@ -422,39 +440,99 @@ static void row_init(struct tp_trace_row *r)
 	r->backend[0] = '\0';
 }
 
+/* The versions this reader knows, for messages: "1 and 2". */
+static const char *known_versions(char *buf, size_t len)
+{
+	if (TP_TRACE_VERSION == TP_TRACE_VERSION_MIN + 1)
+		snprintf(buf, len, "%d and %d", TP_TRACE_VERSION_MIN, TP_TRACE_VERSION);
+	else
+		snprintf(buf, len, "%d to %d", TP_TRACE_VERSION_MIN, TP_TRACE_VERSION);
+	return buf;
+}
+
+/* The trace format version: one this reader knows, else a refusal naming those. */
+static int meta_version(struct tp_trace_meta *m, const char *val, bool missing, char *msg,
+			size_t len)
+{
+	char known[32];
+	int64_t v;
+
+	if (missing) {
+		snprintf(msg, len, "the trace version is missing (this thermpress reads versions %s)",
+			 known_versions(known, sizeof(known)));
+		return -EINVAL;
+	}
+	if (exp_parse_i64(val, &v, false) || v < TP_TRACE_VERSION_MIN || v > TP_TRACE_VERSION) {
+		snprintf(msg, len, "trace version %.40s is not supported (this thermpress reads "
+			 "versions %s)", val, known_versions(known, sizeof(known)));
+		return -EINVAL;
+	}
+	m->version = (int)v;
+	return 0;
+}
+
+/*
+ * A string metadata value into dst (size bytes); missing is "".  name is the key for
+ * the message.
+ */
+static int meta_str(char *dst, size_t size, const char *name, const char *val, bool missing,
+		    char *msg, size_t len)
+{
+	if (missing)
+		val = "";
+	if (strlen(val) >= size) {
+		snprintf(msg, len, "%s '%.40s' is too long (at most %zu bytes)", name, val, size - 1);
+		return -EINVAL;
+	}
+	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+/* The source's kind: a kind's name (missing: unknown). */
+static int meta_source_kind(struct tp_trace_meta *m, const char *val, bool missing, char *msg,
+			    size_t len)
+{
+	char names[64] = "";
+
+	if (missing) {
+		m->source_kind = TP_SOURCE_AUTO;
+		return 0;
+	}
+	if (!tp_source_kind_parse(val, &m->source_kind))
+		return 0;
+	/* the kinds are numbered from 1 without gaps: list them all */
+	for (int k = 1; tp_source_kind_name((enum tp_source_kind)k); k++) {
+		size_t n = strlen(names);
+
+		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+			 tp_source_kind_name((enum tp_source_kind)k));
+	}
+	snprintf(msg, len, "source kind '%.40s' is not known (%s, or null)", val, names);
+	return -EINVAL;
+}
+
 /* A metadata value: numbers in their ranges (docs/experiments.md, "Metadata"). */
 static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bool missing,
 		   char *msg, size_t len)
 {
 	int64_t v, lo = 0, hi = INT64_MAX;
 
-	if (!strcmp(key, "source") || !strcmp(key, "backend")) {
-		char *dst = key[0] == 's' ? m->source : m->backend;
-		size_t size = key[0] == 's' ? sizeof(m->source) : sizeof(m->backend);
-
-		if (missing)
-			val = "";
-		if (strlen(val) >= size) {
-			snprintf(msg, len, "%s '%.40s' is too long (at most %zu bytes)", key, val,
-				 size - 1);
-			return -EINVAL;
-		}
-		memcpy(dst, val, strlen(val) + 1);
-		return 0;
+	if (!strcmp(key, "source")) {
+		/* the version 1 shape: a description alone, the kind unknown */
+		m->source_kind = TP_SOURCE_AUTO;
+		return meta_str(m->source, sizeof(m->source), key, val, missing, msg, len);
 	}
+	if (!strcmp(key, "backend"))
+		return meta_str(m->backend, sizeof(m->backend), key, val, missing, msg, len);
+	if (!strcmp(key, "thermpress trace") || !strcmp(key, "thermpress_trace"))
+		return meta_version(m, val, missing, msg, len);
 	if (!strcmp(key, "hz"))
 		lo = 1, hi = 100000;
 	else if (!strcmp(key, "decay_ms"))
 		hi = FREQ_MAX;
-	else if (!strcmp(key, "thermpress trace") || !strcmp(key, "thermpress_trace"))
-		lo = hi = TP_TRACE_VERSION;
 	else if (strcmp(key, "state_start_ns") && strcmp(key, "first_tick_ns"))
 		return 0;	/* unknown keys are ignored */
 	if (missing) {
-		if (lo == TP_TRACE_VERSION && hi == lo) {
-			snprintf(msg, len, "the trace version is missing (%d)", TP_TRACE_VERSION);
-			return -EINVAL;
-		}
 		v = TP_NONE;
 	} else {
 		int rc = exp_parse_i64(val, &v, false);
@@ -464,12 +542,8 @@ static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bo
 			return -EINVAL;
 		}
 		if (rc || v < lo || v > hi) {
-			if (lo == hi)
-				snprintf(msg, len, "trace version %.40s is not supported (%d)", val,
-					 TP_TRACE_VERSION);
-			else
-				snprintf(msg, len, "%s %.40s is out of range (%" PRId64 "..%" PRId64
-					 ")", key, val, lo, hi);
+			snprintf(msg, len, "%s %.40s is out of range (%" PRId64 "..%" PRId64 ")", key,
+				 val, lo, hi);
 			return -EINVAL;
 		}
 	}
@@ -673,6 +747,11 @@ static int csv_meta(struct tp_trace_reader *rd, char *line, char *msg, size_t le
 	} else {
 		missing = !*val;
 	}
+	/* the source object as a line per field (version 2) */
+	if (!strcmp(kv, "source.kind"))
+		return meta_source_kind(&rd->meta, val, missing, msg, len);
+	if (!strcmp(kv, "source.description"))
+		return meta_str(rd->meta.source, sizeof(rd->meta.source), kv, val, missing, msg, len);
 	return meta_kv(&rd->meta, kv, val, missing, msg, len);
 }
 
@@ -910,8 +989,104 @@ static char *skip_ws(char *p)
 }
 
 /*
- * A JSON line: one flat object (values are strings, integers, null, true or false).
- * Returns 1 when *r was filled with a row, 0 for the metadata object.
+ * A scalar JSON value at *pp: a string (decoded in place, *string set), or a bare token
+ * (null, a number, true, false) cut off with a NUL whose byte goes to *save, for the
+ * caller to put back once done with *val.  *pp moves past the value.
+ */
+static int json_scalar(char **pp, char **val, bool *string, char *save, char *msg, size_t len)
+{
+	char *p = *pp;
+	int rc;
+
+	if (*p == '"') {
+		p++;
+		if ((rc = json_string(&p, val, msg, len)))
+			return rc;
+		*string = true;
+		*save = *p;
+		*pp = p;
+		return 0;
+	}
+	*val = p;
+	*string = false;
+	if (*p == '-')
+		p++;
+	while (isalnum((unsigned char)*p) || *p == '.' || *p == '+' || *p == '-')
+		p++;
+	if (p == *val) {
+		snprintf(msg, len, *p == '{' || *p == '[' ?
+			 "nested values are not part of a trace" : "malformed JSON object");
+		return -EINVAL;
+	}
+	*save = *p;
+	*p = '\0';
+	*pp = p;
+	return 0;
+}
+
+/*
+ * The metadata's source object at *pp (on its '{'): {"kind": KIND|null, "description":
+ * STRING|null}, other keys ignored.  It replaces the whole source: a field it lacks is
+ * unknown.  *pp moves past the closing brace.
+ */
+static int json_source_object(char **pp, struct tp_trace_meta *m, char *msg, size_t len)
+{
+	char *p = skip_ws(*pp + 1);
+	int rc;
+
+	m->source_kind = TP_SOURCE_AUTO;
+	m->source[0] = '\0';
+	if (*p == '}')
+		goto end;
+	for (;;) {
+		char *key, *val, save;
+		bool string, missing;
+
+		if (*p != '"')
+			goto bad;
+		p++;
+		if ((rc = json_string(&p, &key, msg, len)))
+			return rc;
+		p = skip_ws(p);
+		if (*p != ':')
+			goto bad;
+		p = skip_ws(p + 1);
+		if ((rc = json_scalar(&p, &val, &string, &save, msg, len)))
+			return rc;
+		missing = !string && !strcmp(val, "null");
+		if (!strcmp(key, "kind") || !strcmp(key, "description")) {
+			if (!string && !missing) {
+				snprintf(msg, len, "source.%s must be a string or null", key);
+				return -EINVAL;
+			}
+			rc = key[0] == 'k' ? meta_source_kind(m, val, missing, msg, len)
+					   : meta_str(m->source, sizeof(m->source), "source.description",
+						      val, missing, msg, len);
+			if (rc)
+				return rc;
+		}
+		*p = save;
+		p = skip_ws(p);
+		if (*p == ',') {
+			p = skip_ws(p + 1);
+			continue;
+		}
+		if (*p == '}')
+			break;
+		goto bad;
+	}
+end:
+	*pp = p + 1;
+	return 0;
+bad:
+	snprintf(msg, len, *p ? "malformed JSON object" : "expected one JSON object on the line");
+	return -EINVAL;
+}
+
+/*
+ * A JSON line: one flat object (values are strings, integers, null, true or false; the
+ * metadata's source alone is an object).  Returns 1 when *r was filled with a row, 0
+ * for the metadata object.
  */
 static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, struct tp_trace_row *r,
 			char *msg, size_t len)
@@ -937,7 +1112,7 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 		goto end;
 	for (;;) {
 		char *key, *val, save;
-		bool missing = false, string = false;
+		bool missing, string;
 
 		if (*p != '"')
 			goto bad;
@@ -948,31 +1123,20 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 		if (*p != ':')
 			goto bad;
 		p = skip_ws(p + 1);
-		if (*p == '"') {
-			p++;
-			if ((rc = json_string(&p, &val, msg, len)))
+		if (is_meta && *p == '{' && !strcmp(key, "source")) {
+			/* version 2: the source object */
+			if ((rc = json_source_object(&p, &rd->meta, msg, len)))
 				return rc;
-			string = true;
-			save = *p;
-		} else {
-			val = p;
-			if (*p == '-')
-				p++;
-			while (isalnum((unsigned char)*p) || *p == '.' || *p == '+' || *p == '-')
-				p++;
-			if (p == val) {
-				snprintf(msg, len, *p == '{' || *p == '[' ?
-					 "nested values are not part of a trace" : "malformed JSON object");
-				return -EINVAL;
-			}
-			save = *p;
-			*p = '\0';
-			missing = !strcmp(val, "null");
+			goto next;
 		}
+		if ((rc = json_scalar(&p, &val, &string, &save, msg, len)))
+			return rc;
+		missing = !string && !strcmp(val, "null");
 		/* the key is decoded in place before its value: both stay valid until here */
 		if (is_meta) {
 			if (!string && !missing && (!strcmp(key, "source") || !strcmp(key, "backend"))) {
-				snprintf(msg, len, "%s must be a string", key);
+				snprintf(msg, len, "%s must be %s", key, key[0] == 's' ?
+					 "an object {kind, description} or a string" : "a string");
 				return -EINVAL;
 			}
 			rc = meta_kv(&rd->meta, key, val, missing, msg, len);
@@ -994,6 +1158,7 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 			}
 		}
 		*p = save;
+next:
 		p = skip_ws(p);
 		if (*p == ',') {
 			p = skip_ws(p + 1);

@@ -371,7 +371,7 @@ EOF2
 	else bad "BPF: the kernel's average peaks at $kmax, want $((pc4 - 1)) or $pc4"; fi
 	# a trace has no per-value mark: its source line says where avg_pressure came from
 	eq "record (BPF): the trace says the kernel's average was read" \
-		"$(grep -c '^# source stock kernel .*, kernel average read with BPF' /tmp/kcmp.csv)" 1
+		"$(grep -c '^# source.description stock kernel .*, kernel average read with BPF' /tmp/kcmp.csv)" 1
 	eq "record (THERMPRESS_NO_BPF=1): the trace does not (estimated)" \
 		"$(grep -c 'kernel average read with BPF' /tmp/cmp.csv)" 0
 

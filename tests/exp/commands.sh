@@ -112,9 +112,48 @@ printf '%s\n' "$out" >r.json
 if valid_json r.json; then pass "replay --json: valid JSON"; else fail "replay --json: invalid JSON"; fi
 assert_eq "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["schema_version"], [(b["label"], b["exact"]) for b in d["backends"]])')" \
 	"1 [('pelt:32', None), ('decay:125', True)]" "replay --json: labels and exactness"
-# the source is the shared object (docs/json.md): the trace's "# source" line as its description
+# the source is the shared object (docs/json.md), kind and description as the trace recorded
+# them (trace version 2), the same as show --json gives for the source that recorded it
+run "$TP" --sim --virtual-clock --json show
+sim_source=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])')
+assert_eq "$(head -3 t-decay.csv)" "# thermpress trace 2
+# source.kind sim
+# source.description simulator hikey960 (virtual clock)" "record csv: version 2, the source's kind and description"
 assert_eq "$(python3 -c 'import json; d=json.load(open("r.json")); print(d["source"])')" \
-	"{'kind': None, 'description': '$(sed -n 's/^# source //p' t-decay.csv)'}" "replay --json: the trace's source, as an object"
+	"$sim_source" "replay --json (csv trace): the recorded source with its kind, as show --json has it"
+run "$TP" replay t-pelt.jsonl --backends pelt:128 --json
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])')" \
+	"$sim_source" "replay --json (jsonl trace): the recorded source with its kind"
+# a version 1 trace (thermpress before the source object) still replays: description only,
+# kind null, the same replay
+sed -e '1s/ 2$/ 1/' -e '/^# source\.kind /d' -e 's/^# source\.description /# source /' t-decay.csv >v1.csv
+assert_eq "$(head -2 v1.csv)" "# thermpress trace 1
+# source simulator hikey960 (virtual clock)" "a version 1 trace (old shape)"
+run "$TP" replay v1.csv --backends pelt:32,decay:125 --json
+assert_eq "$rc" 0 "replay --json (version 1 trace): exit 0"
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json, sys; d=json.load(sys.stdin); print(d["source"], [(b["label"], b["exact"]) for b in d["backends"]])')" \
+	"{'kind': None, 'description': 'simulator hikey960 (virtual clock)'} [('pelt:32', None), ('decay:125', True)]" \
+	"replay --json (version 1 trace): kind null, the description, the same exactness"
+python3 - <<'PY'
+import json
+lines = open("t-pelt.jsonl").read().splitlines()
+meta = json.loads(lines[0])
+meta["thermpress_trace"] = 1
+meta["source"] = meta["source"]["description"]
+open("v1.jsonl", "w").write("\n".join([json.dumps(meta)] + lines[1:]) + "\n")
+PY
+run "$TP" replay v1.jsonl --backends pelt:128 --json
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json, sys; d=json.load(sys.stdin); print(d["source"], [b["exact"] for b in d["backends"]])')" \
+	"{'kind': None, 'description': 'simulator hikey960 (virtual clock)'} [True]" \
+	"replay --json (version 1 jsonl trace): kind null, the description, exact"
+# a later version is refused: one line naming the file, the line and the versions known
+sed '1s/ 2$/ 3/' t-decay.csv >v3.csv
+run "$TP" replay v3.csv -o never-v3.csv
+assert_eq "$rc" 2 "replay of a version 3 trace: exit 2"
+assert_eq "$err" "thermpress: v3.csv:1: trace version 3 is not supported (this thermpress reads versions 1 and 2)" \
+	"replay of a version 3 trace: message"
+if [ -e never-v3.csv ]; then fail "replay of a version 3 trace: wrote the output"
+else pass "replay of a version 3 trace: nothing written"; fi
 
 printf '%s\n' "time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,avg_pressure,backend,decay_ms" \
 	"10,0,462,1844000,1844000,0,0,pelt,32" "20,0,462,1844000,922000,abc,0,pelt,32" >bad.csv

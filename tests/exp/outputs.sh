@@ -64,7 +64,7 @@ run "$TP" --sim record --duration 100ms -o w/link.csv
 assert_eq "$rc" 0 "record -o through a symbolic link: exit 0"
 if [ -L w/link.csv ]; then pass "record -o: the symbolic link stays a link"
 else fail "record -o: the symbolic link was replaced"; fi
-assert_eq "$(head -1 w/old.csv)" "# thermpress trace 1" "record -o: the link's target has the trace"
+assert_eq "$(head -1 w/old.csv)" "# thermpress trace 2" "record -o: the link's target has the trace"
 ln -s missing.csv w/dangling.csv
 run "$TP" --sim record --duration 100ms -o w/dangling.csv
 assert_eq "$rc" 1 "record -o a link to nothing: exit 1"
@@ -83,7 +83,7 @@ reader=$!
 run "$TP" --sim record --duration 100ms --format jsonl -o w/fifo
 wait $reader || true
 assert_eq "$rc" 0 "record -o FIFO: exit 0"
-assert_lines_match "$(head -1 fifo.out)" '^\{"thermpress_trace":1,' "record -o FIFO: the reader got the trace"
+assert_lines_match "$(head -1 fifo.out)" '^\{"thermpress_trace":2,' "record -o FIFO: the reader got the trace"
 if [ -p w/fifo ]; then pass "record -o FIFO: still a FIFO"; else fail "record -o FIFO: replaced"; fi
 timeout 60 cat w/fifo >fifo2.out &
 reader=$!

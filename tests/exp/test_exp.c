@@ -237,7 +237,8 @@ static void test_trace_malformed(void **state)
 	tp_trace_free(&t);
 
 	assert_int_equal(read_trace_text("# thermpress trace 7\n" HDR, &t, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "t.csv:1: trace version 7 is not supported"));
+	assert_string_equal(err.msg, "t.csv:1: trace version 7 is not supported (this thermpress "
+			    "reads versions 1 and 2)");
 	tp_trace_free(&t);
 }
 
@@ -749,6 +750,183 @@ static void test_string_roundtrip(void **state)
 		}
 }
 
+/* Write meta and one row in fmt to a memory buffer (free it). */
+static char *write_trace_text(enum tp_trace_format fmt, const struct tp_trace_meta *m)
+{
+	struct tp_trace_row r = { .time_ns = 5, .cpu = 1, .max_capacity = TP_NONE,
+				  .max_freq_khz = TP_NONE, .capped_freq_khz = TP_NONE,
+				  .pressure = 7, .avg_pressure = TP_NONE, .decay_ms = TP_NONE };
+	struct tp_trace_writer *w;
+	struct tp_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(tp_trace_writer_open(fp, fmt, m, &w, &err), 0);
+	assert_int_equal(tp_trace_write_row(w, &r, &err), 0);
+	assert_int_equal(tp_trace_writer_close(w, &err), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* The source object (version 2): kind and description written, read back the same. */
+static void test_source_roundtrip(void **state)
+{
+	static const enum tp_source_kind kinds[] = {
+		TP_SOURCE_PATCHED, TP_SOURCE_SIM, TP_SOURCE_STOCK, TP_SOURCE_AUTO,
+	};
+	static const char *const descs[] = {
+		"patched kernel at /", "simulator hikey960 (virtual clock)",
+		"stock kernel 6.1.0, kernel average read with BPF", "",
+	};
+
+	(void)state;
+	for (int f = 0; f < 2; f++)
+		for (size_t i = 0; i < 4; i++) {
+			struct tp_trace_meta m;
+			struct tp_error err = { 0 };
+			struct tp_trace t;
+			char *text;
+
+			tp_trace_meta_init(&m);
+			m.source_kind = kinds[i];
+			snprintf(m.source, sizeof(m.source), "%s", descs[i]);
+			text = write_trace_text(f ? TP_TRACE_JSONL : TP_TRACE_CSV, &m);
+			if (read_trace_text(text, &t, &err))
+				fail_msg("%s: %s\n%s", f ? "jsonl" : "csv", err.msg, text);
+			assert_int_equal(t.meta.version, TP_TRACE_VERSION);
+			assert_int_equal(t.meta.source_kind, kinds[i]);
+			assert_string_equal(t.meta.source, descs[i]);
+			assert_int_equal(t.nr_rows, 1);
+			tp_trace_free(&t);
+			free(text);
+		}
+	/* the written shape, as docs/experiments.md shows it */
+	{
+		struct tp_trace_meta m;
+		char *text;
+
+		tp_trace_meta_init(&m);
+		m.source_kind = TP_SOURCE_STOCK;
+		snprintf(m.source, sizeof(m.source), "stock kernel");
+		text = write_trace_text(TP_TRACE_CSV, &m);
+		assert_non_null(strstr(text, "# thermpress trace 2\n# source.kind stock\n"
+					     "# source.description stock kernel\n"));
+		free(text);
+		text = write_trace_text(TP_TRACE_JSONL, &m);
+		assert_non_null(strstr(text, "{\"thermpress_trace\":2,\"source\":{\"kind\":\"stock\","
+					     "\"description\":\"stock kernel\"},"));
+		free(text);
+		text = write_trace_text(TP_TRACE_PERFETTO, &m);
+		assert_non_null(strstr(text, "\"metadata\":{\"thermpress_trace\":2,\"source\":"
+					     "{\"kind\":\"stock\",\"description\":\"stock kernel\"},"));
+		free(text);
+		m.source_kind = TP_SOURCE_AUTO;
+		m.source[0] = '\0';
+		text = write_trace_text(TP_TRACE_JSONL, &m);
+		assert_non_null(strstr(text, "\"source\":{\"kind\":null,\"description\":null},"));
+		free(text);
+	}
+}
+
+/* Version 1 traces (source a string: the description, kind unknown) still read. */
+static void test_source_version1(void **state)
+{
+	static const char *const v1[] = {
+		"# thermpress trace 1\n# source simulator hikey960 (virtual clock)\n# hz 250\n"
+		HDR "10,0,-,-,-,5,-,-,-\n",
+		"{\"thermpress_trace\":1,\"source\":\"simulator hikey960 (virtual clock)\","
+		"\"backend\":\"decay\",\"hz\":250}\n{\"time_ns\":10,\"cpu\":0,\"pressure\":5}\n",
+		/* hand-written: no version line */
+		"# source simulator hikey960 (virtual clock)\n# hz 250\n" HDR "10,0,-,-,-,5,-,-,-\n",
+	};
+	static const int version[] = { 1, 1, TP_TRACE_VERSION };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		struct tp_error err = { 0 };
+		struct tp_trace t;
+
+		if (read_trace_text(v1[i], &t, &err))
+			fail_msg("%s\n%s", err.msg, v1[i]);
+		assert_int_equal(t.meta.version, version[i]);
+		assert_int_equal(t.meta.source_kind, TP_SOURCE_AUTO);
+		assert_string_equal(t.meta.source, "simulator hikey960 (virtual clock)");
+		assert_int_equal(t.meta.hz, 250);
+		assert_int_equal(t.nr_rows, 1);
+		tp_trace_free(&t);
+	}
+}
+
+/* Unknown versions, unknown kinds and a malformed source are refused, naming the line. */
+static void test_source_refused(void **state)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "# thermpress trace 3\n" HDR,
+		  "t.csv:1: trace version 3 is not supported (this thermpress reads versions 1 and 2)" },
+		{ "# thermpress trace 0\n" HDR,
+		  "t.csv:1: trace version 0 is not supported (this thermpress reads versions 1 and 2)" },
+		{ "{\"thermpress_trace\":3,\"source\":{\"kind\":\"sim\"}}\n",
+		  "t.csv:1: trace version 3 is not supported (this thermpress reads versions 1 and 2)" },
+		{ "{\"thermpress_trace\":null}\n",
+		  "t.csv:1: the trace version is missing (this thermpress reads versions 1 and 2)" },
+		{ "\n# thermpress trace 2\n# source.kind bpf\n" HDR,
+		  "t.csv:3: source kind 'bpf' is not known (patched, sim, stock, or null)" },
+		{ "{\"thermpress_trace\":2,\"source\":{\"kind\":\"auto\"}}\n",
+		  "t.csv:1: source kind 'auto' is not known (patched, sim, stock, or null)" },
+		{ "{\"thermpress_trace\":2,\"source\":{\"kind\":1}}\n",
+		  "t.csv:1: source.kind must be a string or null" },
+		{ "{\"thermpress_trace\":2,\"source\":{\"description\":{}}}\n",
+		  "t.csv:1: nested values are not part of a trace" },
+		{ "{\"thermpress_trace\":2,\"source\":3}\n",
+		  "t.csv:1: source must be an object {kind, description} or a string" },
+		{ "{\"thermpress_trace\":2,\"source\":{\"kind\":\"sim\"\n",
+		  "t.csv:1: expected one JSON object on the line" },
+		{ "{\"thermpress_trace\":2,\"source\":{\"kind\":\"sim\"}\n",
+		  "t.csv:1: expected one JSON object on the line" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tp_error err = { 0 };
+		struct tp_trace t;
+
+		assert_int_equal(read_trace_text(bad[i].text, &t, &err), -EINVAL);
+		assert_string_equal(err.msg, bad[i].msg);
+		tp_trace_free(&t);
+	}
+}
+
+/* A source value replaces the whole source; source.kind and source.description one part. */
+static void test_source_parts(void **state)
+{
+	struct tp_error err = { 0 };
+	struct tp_trace t;
+
+	(void)state;
+	assert_int_equal(read_trace_text("# thermpress trace 2\n# source.kind sim\n"
+					 "# source old text\n" HDR, &t, &err), 0);
+	assert_int_equal(t.meta.source_kind, TP_SOURCE_AUTO);
+	assert_string_equal(t.meta.source, "old text");
+	tp_trace_free(&t);
+	assert_int_equal(read_trace_text("# thermpress trace 2\n# source old text\n"
+					 "# source.kind \"patched\"\n" HDR, &t, &err), 0);
+	assert_int_equal(t.meta.source_kind, TP_SOURCE_PATCHED);
+	assert_string_equal(t.meta.source, "old text");
+	tp_trace_free(&t);
+	assert_int_equal(read_trace_text("{\"thermpress_trace\":2,\"source\":\"x\",\"source\":"
+					 "{ \"extra\" : [1], \"kind\" : \"stock\" }}\n", &t, &err),
+			 -EINVAL);	/* nested values stay out, inside source too */
+	tp_trace_free(&t);
+	assert_int_equal(read_trace_text("{\"thermpress_trace\":2,\"source\":\"x\",\"source\":"
+					 "{ \"extra\" : true, \"kind\" : \"stock\" }}\n", &t, &err),
+			 0);
+	assert_int_equal(t.meta.source_kind, TP_SOURCE_STOCK);
+	assert_string_equal(t.meta.source, "");
+	tp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -776,6 +954,10 @@ int main(void)
 		cmocka_unit_test(test_trace_ranges),
 		cmocka_unit_test(test_jsonl_escapes),
 		cmocka_unit_test(test_string_roundtrip),
+		cmocka_unit_test(test_source_roundtrip),
+		cmocka_unit_test(test_source_version1),
+		cmocka_unit_test(test_source_refused),
+		cmocka_unit_test(test_source_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

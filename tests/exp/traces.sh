@@ -37,7 +37,7 @@ out = open("esc.jsonl", "w")
 for i, line in enumerate(open("t.jsonl")):
     o = json.loads(line)
     if i == 0:
-        o["source"] = 'a "root", with\nnew lines \u00e9 \U0001F600 \x01'
+        o["source"]["description"] = 'a "root", with\nnew lines \u00e9 \U0001F600 \x01'
     text = json.dumps(o, ensure_ascii=True)
     b = o.get("backend")
     if b:
@@ -53,6 +53,9 @@ assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys
 	"replay escaped jsonl: the same exactness as the plain trace"
 assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([b["exact"] for b in d["backends"]].count(True))')" \
 	1 "replay escaped jsonl: the recorded backend reproduced exactly"
+assert_eq "$(printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(ascii(d["source"]))')" \
+	"{'kind': 'sim', 'description': 'a \"root\", with\\nnew lines \\xe9 \\U0001f600 \\x01'}" \
+	"replay escaped jsonl: the source object's escapes decoded"
 # CSV: quoted fields (RFC 4180) for a backend of an unknown name with commas and quotes
 python3 - <<'PY'
 import csv

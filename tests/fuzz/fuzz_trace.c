@@ -8,7 +8,12 @@
  * written as JSON lines with U+FFFD for them, so only its CSV round trip is exact.
  * Format detection (tp_trace_detect) reads only the bytes it is given, calls JSON
  * lines only what starts with '{', and recognises every trace written back.
+ * The source (trace version 2: {kind, description}; version 1: a description): the
+ * version read is one the reader knows, the kind is a known kind or unknown, and it
+ * survives every round trip; writing the trace read back gives the same bytes again;
+ * the Perfetto metadata json-c reads back holds the same source object.
  */
+#include <json-c/json.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +37,15 @@ static void check_ranges(const struct tp_trace *t)
 	uint64_t *last = calloc(TP_MAX_CPUS, sizeof(*last));
 
 	CHECK(last);
-	CHECK(m->version == TP_TRACE_VERSION);
+	CHECK(m->version >= TP_TRACE_VERSION_MIN && m->version <= TP_TRACE_VERSION);
+	/* a known kind, named and parsed back to itself, or unknown */
+	if (m->source_kind != TP_SOURCE_AUTO) {
+		enum tp_source_kind k;
+
+		CHECK(tp_source_kind_name(m->source_kind));
+		CHECK(!tp_source_kind_parse(tp_source_kind_name(m->source_kind), &k));
+		CHECK(k == m->source_kind);
+	}
 	CHECK(m->hz == TP_NONE || (m->hz >= 1 && m->hz <= 100000));
 	CHECK(in_range(m->decay_ms, 0, 4294967295ll, true));
 	CHECK(in_range(m->state_start_ns, 0, INT64_MAX, true));
@@ -58,7 +71,9 @@ static void check_ranges(const struct tp_trace *t)
 
 static void check_same(const struct tp_trace *a, const struct tp_trace *b)
 {
-	CHECK(a->meta.version == b->meta.version);
+	/* the writer always writes the current version */
+	CHECK(b->meta.version == TP_TRACE_VERSION);
+	CHECK(a->meta.source_kind == b->meta.source_kind);
 	CHECK(!strcmp(a->meta.source, b->meta.source));
 	CHECK(!strcmp(a->meta.backend, b->meta.backend));
 	CHECK(a->meta.decay_ms == b->meta.decay_ms);
@@ -77,15 +92,13 @@ static void check_same(const struct tp_trace *a, const struct tp_trace *b)
 	}
 }
 
-/* Write t in fmt, read it back, compare. */
-static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
+/* t written in fmt, into a buffer (free it); *len its length. */
+static char *write_trace(const struct tp_trace *t, enum tp_trace_format fmt, size_t *len)
 {
 	struct tp_trace_writer *w;
 	struct tp_error err = { 0 };
-	struct tp_trace back;
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
+	FILE *fp = open_memstream(&buf, len);
 
 	CHECK(fp);
 	CHECK(!tp_trace_writer_open(fp, fmt, &t->meta, &w, &err));
@@ -93,6 +106,18 @@ static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
 		CHECK(!tp_trace_write_row(w, &t->rows[i], &err));
 	CHECK(!tp_trace_writer_close(w, &err));
 	fclose(fp);
+	return buf;
+}
+
+/* Write t in fmt, read it back, compare; write that again: the same bytes. */
+static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
+{
+	struct tp_error err = { 0 };
+	struct tp_trace back;
+	size_t len = 0, len2 = 0;
+	char *buf = write_trace(t, fmt, &len), *again;
+	FILE *fp;
+
 	{
 		enum tp_trace_format detected;
 
@@ -106,8 +131,46 @@ static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
 		abort();
 	}
 	check_same(t, &back);
+	again = write_trace(&back, fmt, &len2);
+	CHECK(len2 == len && !memcmp(again, buf, len));
+	free(again);
 	tp_trace_free(&back);
 	fclose(fp);
+	free(buf);
+}
+
+/* A string member of o: the string, or NULL for null; absent is a failure. */
+static const char *member_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	CHECK(json_object_object_get_ex(o, key, &v));
+	CHECK(!v || json_object_is_type(v, json_type_string));
+	return v ? json_object_get_string(v) : NULL;
+}
+
+/* The Perfetto file's metadata, read by json-c: the version written and the source object. */
+static void perfetto_meta(const struct tp_trace *t)
+{
+	size_t len = 0;
+	char *buf = write_trace(t, TP_TRACE_PERFETTO, &len);
+	struct json_object *doc = json_tokener_parse(buf), *meta, *v, *src;
+	const char *kind, *desc;
+
+	CHECK(doc);
+	CHECK(json_object_object_get_ex(doc, "metadata", &meta));
+	CHECK(json_object_object_get_ex(meta, "thermpress_trace", &v));
+	CHECK(json_object_get_int(v) == TP_TRACE_VERSION);
+	CHECK(json_object_object_get_ex(meta, "source", &src));
+	CHECK(json_object_is_type(src, json_type_object));
+	kind = member_str(src, "kind");
+	desc = member_str(src, "description");
+	if (t->meta.source_kind == TP_SOURCE_AUTO)
+		CHECK(!kind);
+	else
+		CHECK(kind && !strcmp(kind, tp_source_kind_name(t->meta.source_kind)));
+	CHECK(t->meta.source[0] ? desc && !strcmp(desc, t->meta.source) : !desc);
+	json_object_put(doc);
 	free(buf);
 }
 
@@ -170,8 +233,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(fp);
 	check_ranges(&t);
 	round_trip(&t, TP_TRACE_CSV);
-	if (strings_valid_utf8(&t))
+	if (strings_valid_utf8(&t)) {
 		round_trip(&t, TP_TRACE_JSONL);
+		perfetto_meta(&t);
+	}
 	tp_trace_free(&t);
 	return 0;
 }

@@ -23,7 +23,13 @@ extern "C" {
 /* the public API: exported from libthermpress, built with hidden visibility */
 #pragma GCC visibility push(default)
 
-#define TP_TRACE_VERSION 1
+/*
+ * The trace format version written; the reader reads TP_TRACE_VERSION_MIN up to it and
+ * refuses any other.  1: source is its description only; 2: source is the object
+ * {kind, description} (docs/experiments.md, "Versions").
+ */
+#define TP_TRACE_VERSION 2
+#define TP_TRACE_VERSION_MIN 1
 
 /* ---- Traces --------------------------------------------------------------- */
 
@@ -56,8 +62,9 @@ int tp_trace_detect(const char *head, size_t len, enum tp_trace_format *format);
  * its state there; see docs/experiments.md, "Where replay state starts".
  */
 struct tp_trace_meta {
-	int version;
-	char source[160];		/* tp_source_describe(), "" unknown */
+	int version;			/* as read (absent: TP_TRACE_VERSION); written: always that */
+	enum tp_source_kind source_kind;	/* TP_SOURCE_AUTO: unknown (a version 1 trace) */
+	char source[160];		/* the description, tp_source_describe(); "" unknown */
 	char backend[TP_NAME_MAX];	/* at the start of the trace, "" unknown */
 	int64_t decay_ms;		/* TP_NONE unknown */
 	int hz;				/* TP_NONE unknown */

@@ -158,6 +158,11 @@ void tp_source_close(struct tp_source *src);
 enum tp_source_kind tp_source_kind(const struct tp_source *src);
 /* "patched kernel at /", "simulator hikey960 (virtual clock)" */
 const char *tp_source_describe(const struct tp_source *src);
+/* A kind's name: "patched", "sim", "stock" (tp_source_info.kind_name); NULL for
+ * TP_SOURCE_AUTO or a value that names no kind. */
+const char *tp_source_kind_name(enum tp_source_kind kind);
+/* The kind a name gives (not "auto"): 0, or -EINVAL. */
+int tp_source_kind_parse(const char *name, enum tp_source_kind *out);
 
 enum tp_clock_kind {
 	TP_CLOCK_REAL = 0,	/* moves by itself, with the machine's time */
