@@ -187,6 +187,10 @@ if [ $effect = 1 ]; then	# the tables, as bench printed them, one per workload
 		on' "$console.txt" >"$bdir/effect.txt"
 	echo "== the effect tables ($runs runs per configuration; $bdir/effect.txt) =="
 	cat "$bdir/effect.txt"
+	echo "== the seeds' claim: less of the busy workload on the throttled big cluster than under none =="
+	bash "$here/effect-compare.sh" "$bdir/effect.txt" | tee "$bdir/effect-compare.txt" | sed '$d' || true
+	read -r cmp_pass _ cmp_fail _ < <(tail -1 "$bdir/effect-compare.txt")
+	total_pass=$((total_pass + cmp_pass)) total_fail=$((total_fail + cmp_fail))
 elif [ $patched = 1 ]; then	# the update logs, replayed on the host
 	replay_console_logs "$console.txt" "$bdir/logs" "$min_logs"
 	echo "== replayed logs: $nlogs, $replay_fail failed$([ "$with_lib" = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
