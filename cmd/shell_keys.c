@@ -13,12 +13,20 @@
  *      handler; commands that change caps put them back);
  *   ^L: the screen is cleared, then libcli redraws the line (its newline not shown);
  *   ^D: passed on; when it ends the session, a newline is printed after it;
- *   TAB: when libcli answers with the bell alone (several candidates, nothing in
- *      common to insert), a second TAB is sent for it, so that one TAB lists them
- *      (libcli lists on a double TAB), as `?` does.
+ *   TAB: libcli completes only command words, and keeps the line to itself.  The line
+ *      is asked for: libcli is sent ^L ^C, and its redraw up to the bell ^C rings is
+ *      the prompt and the line (kept off the terminal; the keys typed meanwhile wait).
+ *      After a command's words, shell_complete() gives what to insert, typed to libcli
+ *      as keys (the unique candidate, or what the candidates have in common), or the
+ *      candidates, listed here under the line.  Elsewhere the TAB goes to libcli: when
+ *      it answers with the bell alone (several candidates, nothing in common to
+ *      insert), a second TAB is sent for it, so that one TAB lists them (libcli lists
+ *      on a double TAB), as `?` does.
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -26,9 +34,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "shell.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
+#define PROMPT SHELL_HOSTNAME SHELL_PROMPTCHAR
 
 static struct {
 	int tty, peer;		/* the terminal; the end of the pair libcli does not have */
@@ -38,6 +48,12 @@ static struct {
 	bool drop_newline;	/* after a ^L: the "\r\n" libcli's redraw starts with */
 	bool last_was_eot;	/* the last key was ^D */
 	bool tab_sent;		/* the last key passed on was a TAB: list instead of a bell */
+	struct cmd_ctx *ctx;
+	bool probing;		/* libcli was sent ^L ^C for its line: its output is held */
+	char probe[8192];
+	size_t probe_len;
+	char held[4096];	/* the keys typed while probing */
+	size_t held_len;
 } keys = { .tty = -1, .peer = -1 };
 
 static volatile sig_atomic_t command_running;
@@ -61,7 +77,7 @@ static void write_all(int fd, const char *buf, size_t len)
 }
 
 /* libcli's output to the terminal, less what a key asked not to show. */
-static void from_libcli(char *buf, size_t len)
+static void to_terminal(char *buf, size_t len)
 {
 	/* libcli's answer to a TAB ends its output until the next key */
 	if (keys.tab_sent && len && buf[len - 1] == '\a') {
@@ -84,7 +100,98 @@ static void from_libcli(char *buf, size_t len)
 	write_all(keys.tty, buf, len);
 }
 
-/* Keys from the terminal to libcli, acting on ^C, ^L and ^D. */
+/* Ask libcli for its line: the redraw of ^L, ended by the bell of ^C. */
+static void start_probe(void)
+{
+	keys.probing = true;
+	keys.probe_len = 0;
+	keys.held_len = 0;
+	write_all(keys.peer, "\x0c\x03", 2);
+}
+
+/* The candidates under the line, in columns, then the prompt and the line again. */
+static void list_candidates(const struct cmd_cands *list, const char *line)
+{
+	struct winsize ws;
+	size_t width = 0, cols;
+
+	for (size_t i = 0; i < list->n; i++)
+		if (strlen(list->v[i]) > width)
+			width = strlen(list->v[i]);
+	width += 2;
+	cols = ioctl(keys.tty, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+	cols = cols / width ? cols / width : 1;
+	for (size_t i = 0; i < list->n; i++) {
+		char cell[512];
+		bool last = (i + 1) % cols == 0 || i + 1 == list->n;
+		int n = snprintf(cell, sizeof(cell), "%s%-*s", i % cols ? "" : "\r\n",
+				 last ? 0 : (int)width, list->v[i]);
+		write_all(keys.tty, cell, n < (int)sizeof(cell) ? (size_t)n : sizeof(cell) - 1);
+	}
+	/* as libcli ends its own list */
+	write_all(keys.tty, "\r\n\r\n" PROMPT, strlen("\r\n\r\n" PROMPT));
+	write_all(keys.tty, line, strlen(line));
+}
+
+/* TAB with the line libcli has (the cursor at its end). */
+static void complete_line(const char *line)
+{
+	struct cmd_cands list = { 0 };
+	char insert[512];
+
+	if (shell_complete(keys.ctx, line, insert, sizeof(insert), &list) < 0) {
+		keys.tab_sent = true;	/* libcli's own completion */
+		write_all(keys.peer, "\t", 1);
+	} else if (insert[0]) {
+		write_all(keys.peer, insert, strlen(insert));	/* libcli echoes it */
+	} else if (list.n) {
+		list_candidates(&list, line);
+	}
+	cands_free(&list);
+}
+
+static void from_terminal(const char *buf, size_t len);
+
+/* libcli's output while probing: held until its answer, the bell, has come. */
+static void probe_output(const char *buf, size_t len)
+{
+	char *p = keys.probe, *redraw = NULL;
+	size_t plen = strlen("\r\n" PROMPT);
+
+	if (len > sizeof(keys.probe) - keys.probe_len - 1)
+		len = sizeof(keys.probe) - keys.probe_len - 1;	/* a line is shorter */
+	memcpy(p + keys.probe_len, buf, len);
+	keys.probe_len += len;
+	p[keys.probe_len] = '\0';
+	if (keys.probe_len < plen + 1 || p[keys.probe_len - 1] != '\a')
+		return;
+	/* the last prompt after a line break: a line holds no "\r\n" */
+	for (char *q = p; (q = memmem(q, keys.probe_len - (size_t)(q - p), "\r\n" PROMPT, plen)); q++)
+		redraw = q;
+	if (!redraw)
+		return;
+	keys.probing = false;
+	to_terminal(p, (size_t)(redraw - p));	/* what came before, from earlier keys */
+	p[keys.probe_len - 1] = '\0';
+	/* libcli completes nothing unless the cursor is at the end (no "\b" after the line) */
+	if (!strchr(redraw + plen, '\b'))
+		complete_line(redraw + plen);
+	char held[sizeof(keys.held)];
+	size_t n = keys.held_len;
+	memcpy(held, keys.held, n);
+	keys.held_len = 0;
+	from_terminal(held, n);
+}
+
+static void from_libcli(char *buf, size_t len)
+{
+	if (keys.probing)
+		probe_output(buf, len);
+	else
+		to_terminal(buf, len);
+}
+
+/* Keys from the terminal to libcli, acting on ^C, ^L, ^D and TAB. */
 static void from_terminal(const char *buf, size_t len)
 {
 	char out[4096];
@@ -93,11 +200,24 @@ static void from_terminal(const char *buf, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		char c = buf[i];
 
-		keys.last_was_eot = c == KEY_CTRL('D');
 		if (c == KEY_CTRL('C') && command_running) {
 			kill(getpid(), SIGINT);
 			continue;
 		}
+		if (keys.probing) {
+			if (keys.held_len < sizeof(keys.held))
+				keys.held[keys.held_len++] = c;
+			continue;
+		}
+		keys.last_was_eot = c == KEY_CTRL('D');
+		if (c == '\t' && !command_running) {
+			write_all(keys.peer, out, n);
+			n = 0;
+			start_probe();
+			continue;
+		}
+		if (c == KEY_CTRL('G'))
+			continue;	/* a bell in the line would end a probe's answer early */
 		if (n + 3 > sizeof(out)) {
 			write_all(keys.peer, out, n);
 			n = 0;
@@ -118,7 +238,8 @@ static void from_terminal(const char *buf, size_t len)
 			out[n++] = c;
 		}
 	}
-	keys.tab_sent = n && out[n - 1] == '\t';
+	if (n)
+		keys.tab_sent = out[n - 1] == '\t';
 	write_all(keys.peer, out, n);
 }
 
@@ -157,7 +278,7 @@ static void *pass_bytes(void *arg)
 	return NULL;
 }
 
-int shell_keys_start(int tty)
+int shell_keys_start(int tty, struct cmd_ctx *ctx)
 {
 	int sv[2];
 	sigset_t all, old;
@@ -166,6 +287,7 @@ int shell_keys_start(int tty)
 		return -1;
 	keys.tty = tty;
 	keys.peer = sv[1];
+	keys.ctx = ctx;
 	/* the thread takes no signal: SIGINT reaches the command in the main thread */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
