@@ -50,6 +50,7 @@ static struct {
 	bool tab_sent;		/* the last key passed on was a TAB: list instead of a bell */
 	struct cmd_ctx *ctx;
 	bool probing;		/* libcli was sent ^L ^C for its line: its output is held */
+	bool tab_answer;	/* ... after a TAB of its own: what it did with it */
 	char probe[8192];
 	size_t probe_len;
 	char held[4096];	/* the keys typed while probing */
@@ -105,7 +106,6 @@ static void start_probe(void)
 {
 	keys.probing = true;
 	keys.probe_len = 0;
-	keys.held_len = 0;
 	write_all(keys.peer, "\x0c\x03", 2);
 }
 
@@ -140,8 +140,11 @@ static void complete_line(const char *line)
 	char insert[512];
 
 	if (shell_complete(keys.ctx, line, insert, sizeof(insert), &list) < 0) {
-		keys.tab_sent = true;	/* libcli's own completion */
+		/* libcli's own completion, the keys held until it is done with it */
+		keys.tab_sent = true;
 		write_all(keys.peer, "\t", 1);
+		start_probe();
+		keys.tab_answer = true;
 	} else if (insert[0]) {
 		write_all(keys.peer, insert, strlen(insert));	/* libcli echoes it */
 	} else if (list.n) {
@@ -152,35 +155,62 @@ static void complete_line(const char *line)
 
 static void from_terminal(const char *buf, size_t len);
 
-/* libcli's output while probing: held until its answer, the bell, has come. */
-static void probe_output(const char *buf, size_t len)
+/* The probe's answer is in: complete, then pass on the keys held meanwhile. */
+static void end_probe(void)
 {
-	char *p = keys.probe, *redraw = NULL;
-	size_t plen = strlen("\r\n" PROMPT);
-
-	if (len > sizeof(keys.probe) - keys.probe_len - 1)
-		len = sizeof(keys.probe) - keys.probe_len - 1;	/* a line is shorter */
-	memcpy(p + keys.probe_len, buf, len);
-	keys.probe_len += len;
-	p[keys.probe_len] = '\0';
-	if (keys.probe_len < plen + 1 || p[keys.probe_len - 1] != '\a')
-		return;
-	/* the last prompt after a line break: a line holds no "\r\n" */
-	for (char *q = p; (q = memmem(q, keys.probe_len - (size_t)(q - p), "\r\n" PROMPT, plen)); q++)
-		redraw = q;
-	if (!redraw)
-		return;
-	keys.probing = false;
-	to_terminal(p, (size_t)(redraw - p));	/* what came before, from earlier keys */
-	p[keys.probe_len - 1] = '\0';
-	/* libcli completes nothing unless the cursor is at the end (no "\b" after the line) */
-	if (!strchr(redraw + plen, '\b'))
-		complete_line(redraw + plen);
-	char held[sizeof(keys.held)];
+	char *line = keys.probe + strlen("\r\n" PROMPT), held[sizeof(keys.held)];
 	size_t n = keys.held_len;
+
+	keys.probing = false;
+	keys.probe[keys.probe_len - 1] = '\0';	/* the bell */
+	/* libcli completes nothing unless the cursor is at the end (no "\b" after the line) */
+	if (keys.tab_answer)
+		keys.tab_answer = false;
+	else if (!strchr(line, '\b'))
+		complete_line(line);
+	if (keys.probing)
+		return;	/* libcli's TAB: the keys wait for its answer */
 	memcpy(held, keys.held, n);
 	keys.held_len = 0;
 	from_terminal(held, n);
+}
+
+static void from_libcli(char *buf, size_t len);
+
+/*
+ * libcli's output while probing.  The answer is the last line, "\r\n" PROMPT LINE and
+ * the bell (a line holds no "\r\n"): what comes before its line break is the output of
+ * earlier keys (or of a command entered just before the TAB), shown at once.
+ */
+static void probe_output(char *buf, size_t len)
+{
+	size_t plen = strlen("\r\n" PROMPT);
+	char *p = keys.probe;
+
+	while (len && keys.probing) {
+		size_t room = sizeof(keys.probe) - 1 - keys.probe_len;
+		size_t n = len < room ? len : room;
+		char *last = NULL;
+
+		memcpy(p + keys.probe_len, buf, n);
+		keys.probe_len += n;
+		buf += n;
+		len -= n;
+		for (char *q = p; (q = memmem(q, keys.probe_len - (size_t)(q - p), "\r\n", 2)); q += 2)
+			last = q;
+		if (!last && keys.probe_len == sizeof(keys.probe) - 1)
+			last = p + keys.probe_len;	/* a full buffer without one: not the answer */
+		if (last && last > p) {
+			to_terminal(p, (size_t)(last - p));
+			keys.probe_len -= (size_t)(last - p);
+			memmove(p, last, keys.probe_len);
+		}
+		if (keys.probe_len > plen && !memcmp(p, "\r\n" PROMPT, plen) &&
+		    p[keys.probe_len - 1] == '\a')
+			end_probe();
+	}
+	if (len)	/* after the answer: the echo of the keys passed on since */
+		from_libcli(buf, len);
 }
 
 static void from_libcli(char *buf, size_t len)
