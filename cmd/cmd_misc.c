@@ -374,7 +374,9 @@ const struct cmd_entry cmd_shell_entry = {
 	.path = "shell",
 	.summary = "read commands interactively",
 	.help = "Starts an interactive shell on the terminal over the same commands (those "
-		"that can run in it): ? lists what may come next, TAB completes, the arrow keys "
+		"that can run in it): ? lists what may come next, TAB completes commands and the "
+		"values of their arguments and options (CPU lists, backends, file names), the "
+		"arrow keys "
 		"recall history, and COMMAND | include PATTERN filters the output, as do "
 		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
 		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "

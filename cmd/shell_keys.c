@@ -190,7 +190,12 @@ static void probe_output(char *buf, size_t len)
 	while (len && keys.probing) {
 		size_t room = sizeof(keys.probe) - 1 - keys.probe_len;
 		size_t n = len < room ? len : room;
-		char *last = NULL;
+		char *last = NULL, *bell = memchr(buf, '\a', n);
+
+		/* up to a bell: libcli may have written more after the answer's (its answer
+		 * to a second TAB sent for a bell of its own) */
+		if (bell)
+			n = (size_t)(bell - buf) + 1;
 
 		memcpy(p + keys.probe_len, buf, n);
 		keys.probe_len += n;
