@@ -73,20 +73,33 @@ static bool at_arguments(int argc, char **argv)
 	return m.consumed < argc || !cmd_has_children(m.path);
 }
 
-/* The candidates (the directives replaced by file names) into out. */
+/* Whether libcli reads word as typed: no space, quote, '?' (help), '|' or control key. */
+static bool typable(const char *word)
+{
+	for (const unsigned char *c = (const unsigned char *)word; *c; c++)
+		if (*c < ' ' || *c == 0x7f || strchr(" ?|\"'\\", *c))
+			return false;
+	return true;
+}
+
+/* The candidates (the directives replaced by file names) that can be typed, into out. */
 static void candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
 {
-	struct cmd_cands c = { 0 };
+	struct cmd_cands c = { 0 }, all = { 0 };
 	const char *partial = argv[argc - 1];
 
 	complete_candidates(ctx, argc, argv, &c);
 	for (size_t i = 0; i < c.n; i++) {
 		if (!strcmp(c.v[i], CMD_COMPLETE_FILES) || !strcmp(c.v[i], CMD_COMPLETE_DIRS))
-			add_files(partial, !strcmp(c.v[i], CMD_COMPLETE_DIRS), out);
+			add_files(partial, !strcmp(c.v[i], CMD_COMPLETE_DIRS), &all);
 		else if (c.v[i][0] != ':')
-			cands_add(out, c.v[i]);
+			cands_add(&all, c.v[i]);
 	}
+	for (size_t i = 0; i < all.n; i++)
+		if (typable(all.v[i]))
+			cands_add(out, all.v[i]);
 	cands_free(&c);
+	cands_free(&all);
 }
 
 /* What the candidates have in common after the partial word: the text to insert. */

@@ -164,8 +164,8 @@ static void end_probe(void)
 	keys.probing = false;
 	keys.probe[keys.probe_len - 1] = '\0';	/* the bell */
 	/* libcli completes nothing unless the cursor is at the end (no "\b" after the line) */
-	if (keys.tab_answer)
-		keys.tab_answer = false;
+	if (keys.tab_answer)	/* libcli's answer to its TAB came before this one */
+		keys.tab_answer = keys.tab_sent = false;
 	else if (!strchr(line, '\b'))
 		complete_line(line);
 	if (keys.probing)
@@ -273,8 +273,7 @@ static void from_terminal(const char *buf, size_t len)
 			out[n++] = c;
 		}
 	}
-	if (n)
-		keys.tab_sent = out[n - 1] == '\t';
+	keys.tab_sent = n && out[n - 1] == '\t';
 	write_all(keys.peer, out, n);
 }
 
