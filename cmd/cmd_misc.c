@@ -192,14 +192,23 @@ static const char *walk(int argc, char **argv, char *path, size_t len, int *used
 	return path;
 }
 
-void complete_command_words(int argc, char **argv, struct cmd_cands *out)
+void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cmd_cands *out)
 {
-	char path[160];
+	struct cmd_cands kids = { 0 };
+	char path[160], full[224];
 	int used;
 
 	walk(argc, argv, path, sizeof(path), &used);
 	if (used == argc)
-		cmd_children(path, false, out);
+		cmd_children(path, false, &kids);
+	/* not the commands mode refuses (the shell's help leaves out cap hold) */
+	for (size_t k = 0; k < kids.n; k++) {
+		snprintf(full, sizeof(full), "%s%s%s", path, *path ? " " : "", kids.v[k]);
+		const struct cmd_entry *e = cmd_find(full);
+		if (!e || cmd_offered(e, mode))
+			cands_add_desc(out, kids.v[k], kids.desc[k]);
+	}
+	cands_free(&kids);
 }
 
 /* The global option word names, or NULL; *value: after '=' or NULL. */

@@ -301,8 +301,9 @@ int complete_words(struct cmd_ctx *ctx, int argc, char **argv);
 /* The same candidates (the shell's TAB): those the partial last word starts, and the
  * directives (CMD_COMPLETE_FILES, ...). */
 void complete_candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out);
-/* The command words that may follow the words argv (help's argument). */
-void complete_command_words(int argc, char **argv, struct cmd_cands *out);
+/* The command words that may follow the words argv (help's argument), those mode
+ * offers. */
+void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cmd_cands *out);
 /* man.c */
 int print_man(struct cmd_ctx *ctx);
 

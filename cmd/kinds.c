@@ -226,7 +226,7 @@ const struct cmd_kind kind_scenario = { "scenario", NULL, complete_scenario };
 static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)
 {
-	(void)ctx, (void)a;
-	complete_command_words(argc, argv, out);
+	(void)a;
+	complete_command_words(ctx->mode, argc, argv, out);
 }
 const struct cmd_kind kind_command = { "command", NULL, complete_command };

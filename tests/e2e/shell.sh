@@ -203,10 +203,10 @@ mkdir "$tmp/plays"
 touch "$tmp/plays/profile.csv" "$tmp/plays/other.csv"
 printf '%s\n' 'cap set \t' 'cap set bi\t' 'cap set big 50% --via \t' 'backend set \t' \
 	'backend set de\t' "cap play $tmp/plays/pr\\t" "cap play $tmp/plays/\\t" 'cap set bi\tx' \
-	'show \t' | shell_session --sim >"$tmp/t"
+	'show \t' 'help cap \t' | shell_session --sim >"$tmp/t"
 t=$(cat "$tmp/t")
 listed() {	# the words TAB listed after the line $1
-	block "$1" | { grep -v '^thermpress>' || true; } | tail -n +2 | words_of
+	block "$1" | { grep -v -e '^thermpress>' -e '^exit [0-9]' || true; } | tail -n +2 | words_of
 }
 offered() {	# what __complete offers for the words $@, as listed
 	"$TP" --sim __complete "$@" | cut -f1 | grep -v '^:' | words_of
@@ -229,6 +229,7 @@ assert_contains "$(block 'cap set bi\tx')" \
 	"thermpress: cap set: invalid cap value 'x'" "keys typed after a TAB follow the completed word"
 assert_eq "$(block 'show \t' | grep -v '^show' | grep -v '^thermpress>' | grep -v '^exit [0-9]' | words_of)" \
 	"backends cpu status " "show TAB: the subcommands still"
+assert_eq "$(listed 'help cap \t')" "clear play restore set " "help cap TAB: the commands the shell runs (not hold)"
 assert_not_contains "$t" $'\a' "TAB: no bell"
 
 run "$TP" --sim shell
