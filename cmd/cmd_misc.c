@@ -192,14 +192,23 @@ static const char *walk(int argc, char **argv, char *path, size_t len, int *used
 	return path;
 }
 
-void complete_command_words(int argc, char **argv, struct cmd_cands *out)
+void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cmd_cands *out)
 {
-	char path[160];
+	struct cmd_cands kids = { 0 };
+	char path[160], full[224];
 	int used;
 
 	walk(argc, argv, path, sizeof(path), &used);
 	if (used == argc)
-		cmd_children(path, false, out);
+		cmd_children(path, false, &kids);
+	/* not the commands mode refuses (the shell's help leaves out cap hold) */
+	for (size_t k = 0; k < kids.n; k++) {
+		snprintf(full, sizeof(full), "%s%s%s", path, *path ? " " : "", kids.v[k]);
+		const struct cmd_entry *e = cmd_find(full);
+		if (!e || cmd_offered(e, mode))
+			cands_add_desc(out, kids.v[k], kids.desc[k]);
+	}
+	cands_free(&kids);
 }
 
 /* The global option word names, or NULL; *value: after '=' or NULL. */
@@ -286,9 +295,9 @@ static void complete_command_line(struct cmd_ctx *ctx, int argc, char **argv,
 		args_complete(ctx, e, argc - used, argv + used, partial, out);
 }
 
-int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
+void complete_candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
 {
-	struct cmd_cands out = { 0 };
+	struct cmd_cands all = { 0 };
 	const char *partial = argc ? argv[argc - 1] : "";
 	const struct cmd_arg *pending;
 	int i;
@@ -297,21 +306,30 @@ int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
 		argc--;	/* argv[0..argc) are complete words now */
 	i = skip_globals(ctx, argc, argv, &pending);
 	if (pending && pending->kind->complete)
-		pending->kind->complete(ctx, pending, 0, NULL, &out);
+		pending->kind->complete(ctx, pending, 0, NULL, &all);
 	else if (i == argc && strchr(partial, '=') && partial[0] == '-')
-		complete_inline_value(ctx, partial, &out);
+		complete_inline_value(ctx, partial, &all);
 	else if (i == argc && partial[0] == '-')
 		for (size_t k = 0; global_options[k].name; k++)
-			cands_add_desc(&out, global_options[k].name, global_options[k].help);
+			cands_add_desc(&all, global_options[k].name, global_options[k].help);
 	else if (i >= 0)
-		complete_command_line(ctx, argc - i, argv + i, partial, &out);
-	/* directives (":files") are for the shell script, whatever the partial word; a
-	 * description follows a tab (zsh and fish show it, bash drops it) */
+		complete_command_line(ctx, argc - i, argv + i, partial, &all);
+	/* directives (":files") are for the caller, whatever the partial word */
+	for (size_t k = 0; k < all.n; k++)
+		if (all.v[k][0] == ':' || !strncmp(all.v[k], partial, strlen(partial)))
+			cands_add_desc(out, all.v[k], all.desc[k]);
+	cands_free(&all);
+}
+
+int complete_words(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct cmd_cands out = { 0 };
+
+	complete_candidates(ctx, argc, argv, &out);
+	/* a description follows a tab (zsh and fish show it, bash drops it) */
 	for (size_t k = 0; k < out.n; k++) {
 		const char *d = out.desc[k];
 
-		if (out.v[k][0] != ':' && strncmp(out.v[k], partial, strlen(partial)))
-			continue;
 		out_printf(ctx, "%s", out.v[k]);
 		if (d) {	/* its first sentence */
 			const char *end = strstr(d, ". ");
@@ -365,7 +383,9 @@ const struct cmd_entry cmd_shell_entry = {
 	.path = "shell",
 	.summary = "read commands interactively",
 	.help = "Starts an interactive shell on the terminal over the same commands (those "
-		"that can run in it): ? lists what may come next, TAB completes, the arrow keys "
+		"that can run in it): ? lists what may come next, TAB completes commands and the "
+		"values of their arguments and options (CPU lists, backends, file names), the "
+		"arrow keys "
 		"recall history, and COMMAND | include PATTERN filters the output, as do "
 		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
 		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "

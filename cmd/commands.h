@@ -297,9 +297,14 @@ int script_run_stream(struct cmd_ctx *ctx, void *fp, const char *name);
 void print_usage(struct cmd_ctx *ctx, bool brief);
 /* help COMMAND: the usage line, the help, the arguments and options. */
 void print_command_help(struct cmd_ctx *ctx, const struct cmd_entry *e);
+/* __complete WORDS: the candidates for the last word, one a line. */
 int complete_words(struct cmd_ctx *ctx, int argc, char **argv);
-/* The command words that may follow the words argv (help's argument). */
-void complete_command_words(int argc, char **argv, struct cmd_cands *out);
+/* The same candidates (the shell's TAB): those the partial last word starts, and the
+ * directives (CMD_COMPLETE_FILES, ...). */
+void complete_candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out);
+/* The command words that may follow the words argv (help's argument), those mode
+ * offers. */
+void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cmd_cands *out);
 /* man.c */
 int print_man(struct cmd_ctx *ctx);
 

@@ -159,31 +159,40 @@ static int parse_trace_format(struct cmd_ctx *ctx, const struct cmd_arg *a, cons
 const struct cmd_kind kind_trace_format = { "format", parse_trace_format, complete_values };
 
 /*
- * all, and the frequency domains' names of the source the words name (--sim, --root),
- * opened quietly; without one, no machine is probed while a word is being typed.
+ * all, and the frequency domains' names: of the shell's source when it is open (the
+ * live one), else of the source the words name (--sim, --root), opened quietly; without
+ * one, no machine is probed while a word is being typed.
  */
 static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)
 {
-	struct tp_source *src = NULL;
+	struct tp_source *src = ctx->src;
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 
 	(void)a, (void)argc, (void)argv;
 	cands_add(out, "all");
-	/*
-	 * A TAB must stay cheap: on a stock kernel the averaged pressure is not read (no
-	 * BPF program is loaded) for the domain names.  This process only completes.
-	 */
-	if (ctx->opts.kind != TP_SOURCE_SIM)
-		setenv("THERMPRESS_NO_BPF", "1", 1);
-	if (tp_source_open(&ctx->opts, &src, NULL) < 0)
-		return;
+	if (!src) {
+		/*
+		 * A TAB must stay cheap: on a stock kernel the averaged pressure is not read
+		 * (no BPF program is loaded) for the domain names, and the shell's own source,
+		 * opened later, must not inherit that.
+		 */
+		bool no_bpf = ctx->opts.kind != TP_SOURCE_SIM && !getenv("THERMPRESS_NO_BPF");
+		if (no_bpf)
+			setenv("THERMPRESS_NO_BPF", "1", 1);
+		int rc = tp_source_open(&ctx->opts, &src, NULL);
+		if (no_bpf)
+			unsetenv("THERMPRESS_NO_BPF");
+		if (rc < 0)
+			return;
+	}
 	if (tp_snapshot_take(src, &snap, NULL) == 0)
 		for (size_t i = 0; i < snap.nr_domains; i++)
 			if (snap.domains[i].name[0])
 				cands_add(out, snap.domains[i].name);
 	tp_snapshot_release(&snap);
-	tp_source_close(src);
+	if (src != ctx->src)
+		tp_source_close(src);
 }
 /* Checked against the topology by the command (ctx_parse_cpus), not here. */
 const struct cmd_kind kind_cpulist = { "cpu list", NULL, complete_cpulist };
@@ -217,7 +226,7 @@ const struct cmd_kind kind_scenario = { "scenario", NULL, complete_scenario };
 static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)
 {
-	(void)ctx, (void)a;
-	complete_command_words(argc, argv, out);
+	(void)a;
+	complete_command_words(ctx->mode, argc, argv, out);
 }
 const struct cmd_kind kind_command = { "command", NULL, complete_command };

@@ -63,7 +63,9 @@ static const char *const sections[][2] = {
 	  "command's exit status." },
 	{ "SHELL",
 	  "thermpress shell reads commands from the terminal: ? lists what may come next, "
-	  "TAB completes, the arrow keys recall history, and COMMAND | include WORD (also "
+	  "TAB completes commands and the values of their arguments and options (CPU "
+	  "lists, backends, file names: what the bash, zsh and fish completions offer), "
+	  "the arrow keys recall history, and COMMAND | include WORD (also "
 	  "exclude, begin, count) filters the output.  quit or exit leaves it.  The "
 	  "source stays open for the whole session." },
 	{ "EXIT STATUS",

@@ -273,8 +273,8 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 
 	if (!cli)
 		return NULL;
-	cli_set_hostname(cli, "thermpress");
-	cli_set_promptchar(cli, "> ");
+	cli_set_hostname(cli, SHELL_HOSTNAME);
+	cli_set_promptchar(cli, SHELL_PROMPTCHAR);
 	cli_set_banner(cli, "thermpress shell: ? lists commands, TAB completes, quit leaves.");
 	cli_telnet_protocol(cli, 0);
 	register_builtins(cli);
@@ -330,7 +330,7 @@ int shell_run(struct cmd_ctx *ctx)
 	struct sigaction sa = { .sa_handler = on_interrupt }, old_int;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
-	int fd = shell_keys_start(tty);	/* cli_loop closes the fd it is given */
+	int fd = shell_keys_start(tty, ctx);	/* cli_loop closes the fd it is given */
 	if (fd < 0)
 		fd = fcntl(tty, F_DUPFD_CLOEXEC, 0);
 	if (fd >= 0 && fd < FD_SETSIZE)

@@ -7,6 +7,12 @@
 #include <stddef.h>
 
 struct cli_def;
+struct cmd_ctx;
+struct cmd_cands;
+
+/* The prompt, "thermpress> ": libcli's hostname and prompt character. */
+#define SHELL_HOSTNAME "thermpress"
+#define SHELL_PROMPTCHAR "> "
 
 /* A usage error of the shell itself: "thermpress: MESSAGE", unfiltered; status 2. */
 void shell_message(struct cli_def *cli, const char *fmt, ...)
@@ -18,12 +24,21 @@ void shell_register_filters(struct cli_def *cli);
 void shell_filter_names(char *buf, size_t len);
 
 /*
- * shell_keys.c: ^C, ^D and ^L between the terminal tty (in raw mode) and libcli.
+ * shell_keys.c: ^C, ^D, ^L and TAB between the terminal tty (in raw mode) and libcli.
  * Returns the fd to give cli_loop (which closes it), or -1; shell_keys_stop() after
  * cli_loop has returned.  shell_keys_command(true) while a command runs: ^C is SIGINT.
+ * ctx: for the completion of arguments (used while libcli waits for a key).
  */
-int shell_keys_start(int tty);
+int shell_keys_start(int tty, struct cmd_ctx *ctx);
 void shell_keys_stop(void);
 void shell_keys_command(bool running);
+
+/*
+ * shell_complete.c: TAB at the end of line (the words typed so far).  -1: libcli
+ * completes it (command words, filters); else 0, with the text to type in insert, or
+ * when there is nothing to insert, the candidates to list in list (both may be empty).
+ */
+int shell_complete(struct cmd_ctx *ctx, const char *line, char *insert, size_t len,
+		   struct cmd_cands *list);
 
 #endif

@@ -81,7 +81,8 @@ def main():
                 os.write(fd, data[:-2])
                 out, _ = read_until(fd, data[:-2])
             os.write(fd, key)
-            more, _ = read_until(fd, PROMPT)
+            # ^L: libcli redraws the prompt, then the line (written apart)
+            more, _ = read_until(fd, PROMPT + data[:-2] if key == b"\x0c" else PROMPT)
             out += more
             sys.stdout.write(out.decode(errors="replace").replace("\r", "") + "\n")
             continue

@@ -195,6 +195,43 @@ assert_contains "$t" '>>> \d
 exit 0' "^D: a newline, then the shell ends with status 0"
 assert_not_contains "$t" $'\a' "no bell"
 
+# TAB after a command's words completes its arguments' values from what __complete
+# offers (the bash, zsh and fish completions' source): a list when several fit and
+# nothing is common, the common part, the whole word and a space when one fits; files
+# by name.  ? and TAB before the arguments stay as above.
+mkdir "$tmp/plays"
+touch "$tmp/plays/profile.csv" "$tmp/plays/other.csv"
+printf '%s\n' 'cap set \t' 'cap set bi\t' 'cap set big 50% --via \t' 'backend set \t' \
+	'backend set de\t' "cap play $tmp/plays/pr\\t" "cap play $tmp/plays/\\t" 'cap set bi\tx' \
+	'show \t' 'help cap \t' | shell_session --sim >"$tmp/t"
+t=$(cat "$tmp/t")
+listed() {	# the words TAB listed after the line $1
+	block "$1" | { grep -v -e '^thermpress>' -e '^exit [0-9]' || true; } | tail -n +2 | words_of
+}
+offered() {	# what __complete offers for the words $@, as listed
+	"$TP" --sim __complete "$@" | cut -f1 | grep -v '^:' | words_of
+}
+assert_eq "$(listed 'cap set \t')" "all big little " "cap set TAB lists all, big and little"
+assert_eq "$(listed 'cap set \t')" "$(offered cap set '')" "cap set TAB lists what __complete offers"
+assert_contains "$(block 'cap set bi\t')" "cap set big " "cap set bi TAB completes big and a space"
+assert_eq "$(listed 'cap set big 50% --via \t')" "cooling scaling_max_freq " "--via TAB lists its values"
+b=$(listed 'backend set \t')
+for p in decay instant none pelt; do
+	assert_match "$b" "(^| )$p " "backend set TAB lists $p"
+done
+assert_eq "$b" "$(offered backend set '')" "backend set TAB lists what __complete offers"
+assert_contains "$(block 'backend set de\t')" "backend set decay " "backend set de TAB completes decay"
+assert_contains "$(block "cap play $tmp/plays/pr\\t")" "cap play $tmp/plays/profile.csv " \
+	"a file argument: TAB completes the file name"
+assert_eq "$(listed "cap play $tmp/plays/\\t")" "other.csv profile.csv " \
+	"a file argument: TAB lists the directory's files by name"
+assert_contains "$(block 'cap set bi\tx')" \
+	"thermpress: cap set: invalid cap value 'x'" "keys typed after a TAB follow the completed word"
+assert_eq "$(block 'show \t' | grep -v '^show' | grep -v '^thermpress>' | grep -v '^exit [0-9]' | words_of)" \
+	"backends cpu status " "show TAB: the subcommands still"
+assert_eq "$(listed 'help cap \t')" "clear play restore set " "help cap TAB: the commands the shell runs (not hold)"
+assert_not_contains "$t" $'\a' "TAB: no bell"
+
 run "$TP" --sim shell
 assert_rc 2 "shell without a terminal"
 assert_eq "$err" "thermpress: shell: standard input is not a terminal (to run commands from a file: thermpress -f FILE)" "shell without a terminal: message"
