@@ -13,13 +13,18 @@ zpty -w z 'compadd() { local -a __h; local __d= __i
 	builtin compadd -O __h "$@"; print -rl -- "" ${__h/#/W:}
 	[[ -n $__d ]] && print -rl -- ${(P)__d/#/D:}
 	builtin compadd "$@"; }'
+# TAB completes, then says so: the next keys are only sent after that, because with
+# keys already waiting (typeahead) zle may cut a completion short
+zpty -w z 'tp-tab() { zle complete-word; print -rn -- $'"'"'\nTAB''DONE\n'"'"'; }; zle -N tp-tab; bindkey "^I" tp-tab'
 zpty -w z 'print -r -- READY'
 # the echo of the command line, then its output
 zpty -r -m z out '*READY*' || exit 1
 zpty -r -m z out '*READY*' || exit 1
-# TAB, then clear the line and mark the end: zle takes the keys in order
-zpty -w -n z "$line"$'\t'$'\C-e\C-u'
+zpty -w -n z "$line"$'\t'
+zpty -r -m z out '*TABDONE*' || exit 1
+# clear the line and mark the end
+zpty -w -n z $'\C-e\C-u'
 zpty -w z 'print -r -- DONE'
-zpty -r -m z out '*DONE*' || exit 1
+zpty -r -m z rest '*DONE*' || exit 1
 print -r -- "$out" | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -a '^[WD]:' | awk '!seen[$0]++'
 zpty -d z
