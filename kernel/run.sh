@@ -21,6 +21,9 @@ usage: bash kernel/run.sh [OPTIONS]
   --jobs N          make -j N (default: 2)
   --build-only      build the kernel and initramfs, do not boot
   --quick           skip the placement (load balancer) experiment in the VM
+  --kcsan           build the kernel with KCSAN (strict; kernel/kcsan.fragment, in
+                    BUILD_DIR/obj-kcsan), run the checks with --quick, and fail on a
+                    data race reported in the series' code (timeout default 900 s)
   -h, --help        show this help
 
 The kernel is rebuilt incrementally: the source tree is a git checkout of the
@@ -39,6 +42,7 @@ timeout_s=420
 jobs=2
 build_only=0
 quick=0
+kcsan=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -48,11 +52,13 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--build-only) build_only=1; shift ;;
 	--quick) quick=1; shift ;;
+	--kcsan) kcsan=1; quick=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
 resolve_dirs
+[ $kcsan = 1 ] && [ "$timeout_s" = 420 ] && timeout_s=900
 
 src="$bdir/linux-source-6.1"
 obj="$bdir/obj"
@@ -100,11 +106,17 @@ if [ "$(cat "$bdir/series.stamp" 2>/dev/null)" != "$series_sum" ]; then
 fi
 
 # ---- 3. configuration ------------------------------------------------------
-cfg_sum=$( (cat "$here/config.fragment"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
-if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
-	log "configuring: tinyconfig + kernel/config.fragment"
-	configure_fragment "$src" "$obj" "$here/config.fragment"
-	echo "$cfg_sum" >"$bdir/config.stamp"
+frag="$here/config.fragment" stamp="$bdir/config.stamp"
+if [ $kcsan = 1 ]; then	# a second object tree from the same source
+	obj="$bdir/obj-kcsan" stamp="$bdir/config-kcsan.stamp"
+	cat "$here/config.fragment" "$here/kcsan.fragment" >"$bdir/kcsan-config.fragment"
+	frag="$bdir/kcsan-config.fragment"
+fi
+cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$cfg_sum" ]; then
+	log "configuring: tinyconfig + kernel/config.fragment$([ $kcsan = 1 ] && echo ' + kernel/kcsan.fragment')"
+	configure_fragment "$src" "$obj" "$frag"
+	echo "$cfg_sum" >"$stamp"
 fi
 
 # ---- 4. kernel -------------------------------------------------------------
@@ -123,7 +135,7 @@ root="$bdir/initramfs"
 initramfs_skeleton "$root" "$busybox"
 mkdir -p "$root"/{lib64,lib/x86_64-linux-gnu}
 cp "$here/vm-test.sh" "$root/vm-test.sh"
-initramfs_init "$root" vm-test.sh "TPTEST_QUICK=$quick"
+initramfs_init "$root" vm-test.sh "TPTEST_QUICK=$quick" "TP_KCSAN=$kcsan"
 
 tp_bin=""
 for cand in "$tpbuild/cmd/thermpress" "$tpbuild/thermpress"; do
@@ -173,10 +185,11 @@ boot() {
 		-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*"
 	vm_report "kernel/run.sh results ($label)"
 }
-nohz_console="$bdir/console-nohz.log"
+sfx=$([ $kcsan = 1 ] && echo -kcsan || true)
+nohz_console="$bdir/console-nohz$sfx.log"
 boot "NO_HZ idle" "$nohz_console"
 nohz_pass=$vm_pass nohz_fail=$vm_fail nohz_vm_s=$vm_s
-console="$bdir/console.log"
+console="$bdir/console$sfx.log"
 boot "periodic tick" "$console" nohz=off
 
 # ---- 8. bit-exactness replay -------------------------------------------------
@@ -184,6 +197,24 @@ replay_console_logs "$console.txt" "$bdir/logs" 8
 
 vm_pass=$(( ${vm_pass:-0} + ${nohz_pass:-0} ))
 vm_fail=$(( ${vm_fail:-1} + ${nohz_fail:-1} ))
+
+# ---- 9. with --kcsan: the data races reported ---------------------------------
+# A report starts "BUG: KCSAN: data-race in A / B"; it is the series' when A or B is
+# one of its functions (tp_*, sched_*thermal*, thermal_load_avg)
+if [ $kcsan = 1 ]; then
+	echo "== KCSAN reports (both boots) =="
+	races=$(cat "$nohz_console.txt" "$console.txt" | grep -a '^BUG: KCSAN: ' || true)
+	ours=$(grep -E ' (tp_[a-z_]+|[a-z_]*sched_[a-z_]*thermal[a-z_]*|thermal_load_avg)[+/ ]' <<<"$races" || true)
+	echo "  INFO $(grep -c . <<<"$races" || true) reports in all, of $(grep -o 'in .*' <<<"$races" | sort -u | grep -c . || true) distinct pairs"
+	if [ -z "$ours" ]; then
+		echo "  ok KCSAN: no data race reported in the series' code"
+		vm_pass=$((vm_pass + 1))
+	else
+		echo "  FAIL KCSAN: data races in the series' code:"
+		sort -u <<<"$ours" | sed 's/^/    /'
+		vm_fail=$((vm_fail + 1))
+	fi
+fi
 echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM runs ${vm_s}s (periodic) + ${nohz_vm_s}s (NO_HZ idle) =="
 echo "== VM checks: ${vm_pass:-0} passed, ${vm_fail:-?} failed; replayed logs: $nlogs, $replay_fail failed$([ $with_lib = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
 total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail ))

@@ -44,6 +44,9 @@ badw() {
 [ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 eq "vm has 4 cpus" "$ncpu" 4
+# kernel/run.sh --kcsan: the data race detector is on (run.sh reads its reports)
+K=/sys/kernel/debug/kcsan
+[ "${TP_KCSAN:-0}" = 1 ] && eq "KCSAN enabled" "$(sed -n 's/^enabled: //p' $K 2>/dev/null)" 1
 
 # ---- NO_HZ idle: an idle CPU's average keeps decaying -----------------------------
 # run.sh boots the kernel (CONFIG_NO_HZ_IDLE) twice: with nohz=off every check below
@@ -474,4 +477,10 @@ else
 	echo pelt >$D/backend
 fi
 
+if [ "${TP_KCSAN:-0}" = 1 ]; then
+	w=$(sed -n 's/^setup_watchpoints: //p' $K)
+	info "KCSAN: $(grep -E '^(setup_watchpoints|data_races|report_races|races_unknown_origin):' $K | tr '\n' ' ')"
+	if [ "${w:-0}" -gt 0 ]; then ok "KCSAN watched accesses ($w watchpoints)"
+	else bad "KCSAN set up no watchpoint"; fi
+fi
 done_checks
