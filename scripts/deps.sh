@@ -33,7 +33,7 @@ packages=(
 # arm64 for the cross build and the board; i386 for the busybox of the 32-bit kernel's VM
 # (kernel/i386/run.sh downloads busybox-static:i386, it installs nothing of i386)
 for arch in arm64 i386; do
-  dpkg --print-foreign-architectures | grep -qx $arch || {
+  dpkg --print-foreign-architectures | grep -x $arch >/dev/null || {
     dpkg --add-architecture $arch
     THERMPRESS_FORCE_APT=1
   }

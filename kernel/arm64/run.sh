@@ -92,7 +92,7 @@ for tool in qemu-system-aarch64 dtc aarch64-linux-gnu-gcc aarch64-linux-gnu-read
 	dpkg-deb apt-get cpio gzip make; do
 	command -v "$tool" >/dev/null || die "$tool is missing (bash scripts/deps.sh installs it)"
 done
-dpkg --print-foreign-architectures | grep -qx arm64 ||
+dpkg --print-foreign-architectures | grep -x arm64 >/dev/null ||
 	die "the arm64 architecture is not enabled (bash scripts/deps.sh)"
 [ -x "$tpbuild/cmd/thermpress" ] || die "no arm64 thermpress in $tpbuild: meson setup --cross-file cross/aarch64-linux-gnu.ini $tpbuild && ninja -C $tpbuild"
 

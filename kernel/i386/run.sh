@@ -47,7 +47,7 @@ t_all=$(now)
 for tool in qemu-system-i386 make gcc dpkg-deb apt-get cpio gzip; do
 	command -v "$tool" >/dev/null || die "$tool is missing (bash scripts/deps.sh installs it)"
 done
-dpkg --print-foreign-architectures | grep -qx i386 ||
+dpkg --print-foreign-architectures | grep -x i386 >/dev/null ||
 	die "the i386 architecture is not enabled (bash scripts/deps.sh)"
 
 # ---- 1. the kernel ----------------------------------------------------------------
