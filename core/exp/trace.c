@@ -989,6 +989,46 @@ static char *skip_ws(char *p)
 }
 
 /*
+ * A member's key: `"KEY" :`, *pp moved to the value.  0 with *key NULL (*pp where it
+ * went wrong) when the text is not a key: a malformed object, said by the caller;
+ * -errno from the string's decoding.
+ */
+static int json_key(char **pp, char **key, char *msg, size_t len)
+{
+	char *p = *pp;
+	int rc;
+
+	*key = NULL;
+	if (*p != '"')
+		return 0;
+	p++;
+	if ((rc = json_string(&p, key, msg, len)))
+		return rc;
+	p = skip_ws(p);
+	if (*p != ':') {
+		*key = NULL;
+		*pp = p;
+		return 0;
+	}
+	*pp = skip_ws(p + 1);
+	return 0;
+}
+
+/* After a member's value: 0 another member follows (*pp at its key), 1 the object ends
+ * (*pp at its brace), -1 malformed. */
+static int json_member_end(char **pp)
+{
+	char *p = skip_ws(*pp);
+
+	*pp = p;
+	if (*p == ',') {
+		*pp = skip_ws(p + 1);
+		return 0;
+	}
+	return *p == '}' ? 1 : -1;
+}
+
+/*
  * A scalar JSON value at *pp: a string (decoded in place, *string set), or a bare token
  * (null, a number, true, false) cut off with a NUL whose byte goes to *save, for the
  * caller to put back once done with *val.  *pp moves past the value.
@@ -1042,15 +1082,10 @@ static int json_source_object(char **pp, struct tp_trace_meta *m, char *msg, siz
 		char *key, *val, save;
 		bool string, missing;
 
-		if (*p != '"')
-			goto bad;
-		p++;
-		if ((rc = json_string(&p, &key, msg, len)))
+		if ((rc = json_key(&p, &key, msg, len)))
 			return rc;
-		p = skip_ws(p);
-		if (*p != ':')
+		if (!key)
 			goto bad;
-		p = skip_ws(p + 1);
 		if ((rc = json_scalar(&p, &val, &string, &save, msg, len)))
 			return rc;
 		missing = !string && !strcmp(val, "null");
@@ -1066,14 +1101,10 @@ static int json_source_object(char **pp, struct tp_trace_meta *m, char *msg, siz
 				return rc;
 		}
 		*p = save;
-		p = skip_ws(p);
-		if (*p == ',') {
-			p = skip_ws(p + 1);
-			continue;
-		}
-		if (*p == '}')
+		if ((rc = json_member_end(&p)) < 0)
+			goto bad;
+		if (rc)
 			break;
-		goto bad;
 	}
 end:
 	*pp = p + 1;
@@ -1114,15 +1145,10 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 		char *key, *val, save;
 		bool missing, string;
 
-		if (*p != '"')
-			goto bad;
-		p++;
-		if ((rc = json_string(&p, &key, msg, len)))
+		if ((rc = json_key(&p, &key, msg, len)))
 			return rc;
-		p = skip_ws(p);
-		if (*p != ':')
+		if (!key)
 			goto bad;
-		p = skip_ws(p + 1);
 		if (is_meta && *p == '{' && !strcmp(key, "source")) {
 			/* version 2: the source object */
 			if ((rc = json_source_object(&p, &rd->meta, msg, len)))
@@ -1159,14 +1185,10 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 		}
 		*p = save;
 next:
-		p = skip_ws(p);
-		if (*p == ',') {
-			p = skip_ws(p + 1);
-			continue;
-		}
-		if (*p == '}')
+		if ((rc = json_member_end(&p)) < 0)
+			goto bad;
+		if (rc)
 			break;
-		goto bad;
 	}
 end:
 	if (*skip_ws(p + 1)) {
