@@ -6,7 +6,7 @@
 # "N passed, N failed" over everything that ran.
 #   scripts/test.sh                 everything
 #   THERMPRESS_FUZZ_SECONDS=N ...   each fuzz target for N seconds (default 15)
-#   THERMPRESS_SKIP_KERNEL=1 ...    without the kernel runs (x86_64 and i386 patched, arm64 stock and patched)
+#   THERMPRESS_SKIP_KERNEL=1 ...    without the kernel runs (x86_64 and i386 patched, arm64 stock, prefixes and patched)
 #   THERMPRESS_SKIP_ARM64=1 ...     without the arm64 cross build and its board
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -80,8 +80,13 @@ fi
 if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ "${THERMPRESS_SKIP_ARM64:-0}" != 1 ]; then
   if bash kernel/arm64/run.sh --thermpress-build build-arm64; then passed=$((passed + 1))
   else echo "thermpress: arm64 stock-kernel run failed" >&2; failed=$((failed + 1)); fi
-  # the patch series on the same board, built for arm64 from kernel/run.sh's tree; its
-  # update logs are replayed on the host through build's plugins
+  # every prefix of the series on the same board (a cap through the cooling device lowers
+  # the scheduler's capacity), built for arm64 from kernel/run.sh's tree; the last prefix
+  # is the whole series, so the run after it finds its kernel built
+  if bash kernel/arm64/check-prefixes.sh --thermpress-build build-arm64; then passed=$((passed + 1))
+  else echo "thermpress: arm64 prefix boots failed" >&2; failed=$((failed + 1)); fi
+  # the patch series on the same board; its update logs are replayed on the host
+  # through build's plugins
   if bash kernel/arm64/run.sh --patched --thermpress-build build-arm64 --host-build build; then
     passed=$((passed + 1))
   else echo "thermpress: arm64 patched-kernel run failed" >&2; failed=$((failed + 1)); fi

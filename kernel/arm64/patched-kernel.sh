@@ -1,11 +1,15 @@
-# Sourced by kernel/arm64/run.sh --patched: the patch series built for arm64 from the
-# source tree kernel/run.sh prepared (Debian's linux-source-6.1 with kernel/patches
-# applied), tinyconfig plus kernel/arm64/config.fragment (cpufreq-dt and the thermal
-# framework built in), the test sensor module built against it, and the host-side
-# replay checker.  Sets kernel, mod_files, vm_script, kernel_label, min_logs and
+# Sourced by kernel/arm64/run.sh --patched: the patch series built for arm64 from a
+# worktree (BUILD_DIR/src) of the source tree kernel/run.sh extracted (Debian's
+# linux-source-6.1), tinyconfig plus kernel/arm64/config.fragment (cpufreq-dt and the
+# thermal framework built in), the test sensor module built against it, and the
+# host-side replay checker.  With --prefix N: the series' first N patches, and
+# tp_capacity_probe.ko instead of the replay checker.  Sets kernel, mod_files, vm_script, kernel_label, min_logs and
 # defines extra_initramfs().
 
-series_tree "$kdir"
+# the series (with --prefix N its first N patches) in a worktree of its own: every
+# prefix and the whole series share one object tree, so each builds incrementally
+prefix_tree "$kdir" "$pdir" "${prefix:-all}" "$bdir/src"
+series_sum="$series_sum prefix $prefix_n"
 
 # ---- 1b. configure and build --------------------------------------------------------------
 obj="$bdir/obj"
@@ -28,6 +32,10 @@ log "arm64 kernel built in ${kbuild_s}s"
 kernel="$obj/arch/arm64/boot/Image"
 kernel_label="the series on Linux $(make -s -C "$src" kernelversion) (arm64, built here)"
 vm_script=vm-test-patched.sh
+if [ -n "$prefix" ]; then
+	kernel_label="$prefix_label on Linux $(make -s -C "$src" kernelversion) (arm64, built here)"
+	vm_script=vm-test-prefix.sh
+fi
 
 # ---- 2. the test sensor module, against this kernel ---------------------------------------
 mod="$bdir/module"
@@ -38,10 +46,22 @@ if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.lo
 	die "the test sensor module does not build against the series"
 fi
 mod_files+=("$mod/tp_test_sensor.ko")
+if [ -n "$prefix" ]; then	# the scheduler's cpu_capacity, for kernels without the interface
+	probe="$bdir/probe"
+	mkdir -p "$probe"
+	cp "$here/tp_capacity_probe.c" "$probe/"
+	cp "$here/Kbuild.probe" "$probe/Kbuild"
+	if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$probe" modules >"$bdir/probe.log" 2>&1; then
+		cat "$bdir/probe.log" >&2
+		die "tp_capacity_probe does not build against $prefix_label"
+	fi
+	mod_files+=("$probe/tp_capacity_probe.ko")
+fi
 
 # ---- 2b. the host-side replay checker (tests/kernel/replay.c) -------------------------------
 build_replay_checker "$bdir" "$hostbuild"
 min_logs=10	# kernel/arm64/vm-test-patched.sh writes one per backend setting and cluster
+[ -z "$prefix" ] || min_logs=0
 
 # ---- 2c. with --effect: hackbench (Debian's arm64 rt-tests) and its libnuma --------------
 if [ $effect = 1 ]; then

@@ -31,7 +31,7 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
   --timeout SEC     kill qemu after SEC seconds (default: 300)
   --build-only      prepare everything, do not boot
   --patched         boot the patch series instead of Debian's kernel (needs the source
-                    tree of kernel/run.sh: run it first, --build-only is enough)
+                    tree kernel/run.sh extracts: run it first, --build-only is enough)
   --kernel-dir DIR  with --patched: kernel/run.sh's build dir (default: build-kernel/)
   --host-build DIR  with --patched: the native meson build whose library and plugins
                     replay the logs on the host (default: $THERMPRESS_BUILD, else build/)
@@ -41,6 +41,12 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     under every backend while the big cluster heats); the table goes
                     to BUILD_DIR/effect.txt (timeout default 5400 s)
   --runs N          with --effect: runs per configuration (default 5)
+  --prefix N        with --patched: only the series' first N patches (0: none),
+                    checked by kernel/arm64/vm-test-prefix.sh (a cooling device cap
+                    lowers the scheduler's cpu_capacity); kernel/arm64/check-prefixes.sh
+                    runs every N.  Every prefix and the whole series are built from one
+                    worktree (BUILD_DIR/src) into one object tree, incrementally
+  --patches DIR     with --patched: the series (default kernel/patches)
   -h, --help        show this help
 EOF2
 }
@@ -60,6 +66,8 @@ hostbuild="${THERMPRESS_BUILD:-build}"
 jobs=2
 effect=0
 runs=5
+prefix=""
+pdir="$top/kernel/patches"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
@@ -73,6 +81,8 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--effect) effect=1; shift ;;
 	--runs) runs=$2; shift 2 ;;
+	--prefix) prefix=$2; shift 2 ;;
+	--patches) pdir=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -82,7 +92,11 @@ if [ $effect = 1 ]; then
 	case "$runs" in ''|*[!0-9]*|0) die "--runs wants a positive integer, not '$runs'" ;; esac
 	[ "$timeout_s" = 300 ] && timeout_s=5400
 fi
+if [ -n "$prefix" ]; then
+	[ $patched = 1 ] && [ $effect = 0 ] || die "--prefix needs --patched (and not --effect)"
+fi
 [ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched"
+case "$pdir" in /*) ;; *) pdir="$(pwd)/$pdir" ;; esac
 resolve_dirs
 case "$hostbuild" in /*) ;; *) hostbuild="$top/$hostbuild" ;; esac
 case "$kdir" in /*) ;; *) kdir="$top/$kdir" ;; esac
@@ -191,7 +205,7 @@ if [ $effect = 1 ]; then	# the tables, as bench printed them, one per workload
 	bash "$here/effect-compare.sh" "$bdir/effect.txt" | tee "$bdir/effect-compare.txt" | sed '$d' || true
 	read -r cmp_pass _ cmp_fail _ < <(tail -1 "$bdir/effect-compare.txt")
 	total_pass=$((total_pass + cmp_pass)) total_fail=$((total_fail + cmp_fail))
-elif [ $patched = 1 ]; then	# the update logs, replayed on the host
+elif [ $patched = 1 ] && [ -z "$prefix" ]; then	# the update logs, replayed on the host
 	replay_console_logs "$console.txt" "$bdir/logs" "$min_logs"
 	echo "== replayed logs: $nlogs, $replay_fail failed$([ "$with_lib" = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
 	total_pass=$((total_pass + nlogs - replay_fail)) total_fail=$((total_fail + replay_fail))

@@ -195,3 +195,46 @@ configure_fragment() {
 	done <"$frag"
 	[ $missing = 0 ] || die "$frag does not apply"
 }
+
+# prefix_tree KDIR PDIR N WORKTREE: a git worktree of KDIR's source tree (the one
+# kernel/run.sh prepares) holding the first N patches of the series in PDIR (N=0:
+# Debian's source as it is; N=all: the whole series); sets src, series_sum (of the
+# whole series), prefix_n (N as a number) and prefix_label.  The whole series is committed once on a ref named after its
+# checksum, and each prefix is checked out from that ref: git rewrites only the files
+# that differ, so going from one prefix to the next rebuilds incrementally.
+prefix_tree() {
+	local base_src="$1/linux-source-6.1" pd=$2 n=$3 wt=$4 patches ref p
+	git_tree() { git -C "$1" -c user.name="thermpress developers" \
+		-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
+	git_tree "$base_src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+		die "no kernel source in $base_src: run kernel/run.sh --build-only first"
+	mapfile -t patches < <(series_patches "$pd")
+	[ "${#patches[@]}" -gt 0 ] || die "no patches in $pd"
+	[ "$n" = all ] && n=${#patches[@]}
+	case "$n" in ''|*[!0-9]*) die "--prefix wants a number of patches, not '$n'" ;; esac
+	[ "$n" -le "${#patches[@]}" ] ||
+		die "--prefix $n: the series in $pd has ${#patches[@]} patches (0-${#patches[@]})"
+	series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
+	ref=refs/thermpress/series-$series_sum
+	if ! git_tree "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$wt"
+		git_tree "$base_src" worktree prune
+		git_tree "$base_src" worktree add -q --detach "$wt" base >/dev/null 2>&1 ||
+			die "cannot create the worktree $wt"
+	fi
+	if ! git_tree "$wt" rev-parse -q --verify "$ref" >/dev/null; then
+		log "committing the series of $pd (${#patches[@]} patches) in $wt"
+		git_tree "$wt" am --abort >/dev/null 2>&1 || true
+		git_tree "$wt" checkout -q -f --detach base
+		for p in "${patches[@]}"; do
+			git_tree "$wt" am -q "$p" >&2 || { git_tree "$wt" am --abort || true; die "$p does not apply"; }
+		done
+		git_tree "$wt" update-ref "$ref" HEAD
+	fi
+	git_tree "$wt" checkout -q -f --detach "$ref~$((${#patches[@]} - n))"
+	git_tree "$wt" clean -q -fdx
+	src=$wt
+	prefix_n=$n
+	if [ "$n" = 0 ]; then prefix_label="no patch of the series (Debian's source)"
+	else prefix_label="the series' first $n of ${#patches[@]} patches (up to $(basename "${patches[n - 1]}"))"; fi
+}
