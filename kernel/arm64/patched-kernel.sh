@@ -2,9 +2,9 @@
 # worktree (BUILD_DIR/src) of the source tree kernel/run.sh extracted (Debian's
 # linux-source-6.1), tinyconfig plus kernel/arm64/config.fragment (cpufreq-dt and the
 # thermal framework built in), the test sensor module built against it, and the
-# host-side replay checker.  With --prefix N: the series' first N patches, and
-# tp_capacity_probe.ko instead of the replay checker.  Sets kernel, mod_files, vm_script, kernel_label, min_logs and
-# defines extra_initramfs().
+# host-side replay checker, and (not with --effect) tp_capacity_probe.ko.  With
+# --prefix N: the series' first N patches, without the replay.  Sets kernel,
+# mod_files, vm_script, kernel_label, min_logs and defines extra_initramfs().
 
 # the series (with --prefix N its first N patches) in a worktree of its own: every
 # prefix and the whole series share one object tree, so each builds incrementally
@@ -46,7 +46,7 @@ if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.lo
 	die "the test sensor module does not build against the series"
 fi
 mod_files+=("$mod/tp_test_sensor.ko")
-if [ -n "$prefix" ]; then	# the scheduler's cpu_capacity, for kernels without the interface
+if [ $effect = 0 ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal
 	probe="$bdir/probe"
 	mkdir -p "$probe"
 	cp "$here/tp_capacity_probe.c" "$probe/"

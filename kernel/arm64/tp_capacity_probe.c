@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler's view of each CPU's capacity, for kernel/arm64/vm-test-prefix.sh:
- * the checks that every prefix of the patch series keeps thermal pressure working
- * run on kernels without the series' debugfs interface (it comes with patch 5),
- * so they read what the load balancer computed instead.
+ * What the scheduler's tracepoints show of each CPU, for the arm64 board's checks:
  *
- * update_cpu_capacity() sets rq->cpu_capacity to the CPU's capacity less the
- * rt, deadline, irq and averaged thermal pressure, then fires the bare tracepoint
- * sched_cpu_capacity_tp, exported for modules.  Linux 6.1 no longer has accessors
- * for struct rq, so this module is built with the scheduler's own kernel/sched/sched.h
- * (Kbuild.probe: only against a kernel built here, whose source tree is there).  It
- * records, per CPU, the last value and how many times it was computed:
+ * - capacity: rq->cpu_capacity, as update_cpu_capacity() computes it from the
+ *   averaged thermal pressure, at the bare tracepoint sched_cpu_capacity_tp.
+ *   kernel/arm64/vm-test-prefix.sh reads it on every prefix of the patch series,
+ *   most of which have no debugfs interface (it comes with patch 5);
+ * - thermal: rq->avg_thermal.load_avg at the bare tracepoint pelt_thermal_tp, where
+ *   tracers have read the thermal average since Linux 5.7.  The series keeps it
+ *   there whatever the backend; kernel/arm64/vm-test-patched.sh compares it with the
+ *   interface's avg_pressure.
  *
- *   cat /sys/module/tp_capacity_probe/parameters/capacity
+ *   cat /sys/module/tp_capacity_probe/parameters/capacity    (or thermal)
  *   0 462 1873
- *   ...            (cpu, last cpu_capacity, updates; -1 before the first)
+ *   ...            (cpu, the last value, how many times it fired; -1 before the first)
+ *
+ * Linux 6.1 has no accessors for struct rq, so this module is built with the
+ * scheduler's own kernel/sched/sched.h (Kbuild.probe: only against a kernel built
+ * here, whose source tree is there).
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -24,55 +27,77 @@
 #include <trace/events/sched.h>
 #include "sched.h"	/* kernel/sched/sched.h: struct rq, cpu_of() */
 
-struct tp_capacity {
+struct tp_seen {
 	long last;
-	unsigned long updates;
+	unsigned long count;
 };
-static struct tp_capacity tp_cap[NR_CPUS];
+static struct tp_seen tp_capacity[NR_CPUS], tp_thermal[NR_CPUS];
 
-static void tp_capacity_probe(void *data, struct rq *rq)
+/* one writer per CPU at a time (under its rq lock); readers take what they see */
+static void tp_record(struct tp_seen *seen, struct rq *rq, long value)
 {
 	int cpu = cpu_of(rq);
 
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return;
-	/* one writer per CPU at a time (its load balancing); readers take what they see */
-	WRITE_ONCE(tp_cap[cpu].last, rq->cpu_capacity);
-	WRITE_ONCE(tp_cap[cpu].updates, tp_cap[cpu].updates + 1);
+	WRITE_ONCE(seen[cpu].last, value);
+	WRITE_ONCE(seen[cpu].count, seen[cpu].count + 1);
 }
 
-static int tp_capacity_get(char *buf, const struct kernel_param *kp)
+static void tp_capacity_probe(void *data, struct rq *rq)
 {
+	tp_record(tp_capacity, rq, rq->cpu_capacity);
+}
+
+static void tp_thermal_probe(void *data, struct rq *rq)
+{
+	tp_record(tp_thermal, rq, rq->avg_thermal.load_avg);
+}
+
+static int tp_seen_get(char *buf, const struct kernel_param *kp)
+{
+	const struct tp_seen *seen = kp->arg;
 	int cpu, n = 0;
 
 	for_each_possible_cpu(cpu)
 		n += scnprintf(buf + n, PAGE_SIZE - n, "%d %ld %lu\n", cpu,
-			       READ_ONCE(tp_cap[cpu].last), READ_ONCE(tp_cap[cpu].updates));
+			       READ_ONCE(seen[cpu].last), READ_ONCE(seen[cpu].count));
 	return n;
 }
 
-static const struct kernel_param_ops tp_capacity_ops = {
-	.get = tp_capacity_get,
+static const struct kernel_param_ops tp_seen_ops = {
+	.get = tp_seen_get,
 };
-module_param_cb(capacity, &tp_capacity_ops, NULL, 0444);
+module_param_cb(capacity, &tp_seen_ops, tp_capacity, 0444);
 MODULE_PARM_DESC(capacity, "per CPU: cpu, its last cpu_capacity, how many times it was computed");
+module_param_cb(thermal, &tp_seen_ops, tp_thermal, 0444);
+MODULE_PARM_DESC(thermal, "per CPU: cpu, its last avg_thermal.load_avg at pelt_thermal_tp, how many times it fired");
 
 static int __init tp_capacity_init(void)
 {
-	int cpu;
+	int cpu, err;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		tp_cap[cpu].last = -1;
-	return register_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
+		tp_capacity[cpu].last = tp_thermal[cpu].last = -1;
+	err = register_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
+	if (err)
+		return err;
+	err = register_trace_pelt_thermal_tp(tp_thermal_probe, NULL);
+	if (err) {
+		unregister_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return err;
 }
 
 static void __exit tp_capacity_exit(void)
 {
+	unregister_trace_pelt_thermal_tp(tp_thermal_probe, NULL);
 	unregister_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
 	tracepoint_synchronize_unregister();
 }
 
 module_init(tp_capacity_init);
 module_exit(tp_capacity_exit);
-MODULE_DESCRIPTION("thermpress test: the scheduler's cpu_capacity of each CPU, as the load balancer computes it");
+MODULE_DESCRIPTION("thermpress test: the scheduler's cpu_capacity and thermal average of each CPU, as its tracepoints show them");
 MODULE_LICENSE("GPL");

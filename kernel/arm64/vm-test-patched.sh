@@ -128,6 +128,53 @@ sleep 0.5
 c=$(stat_field 4 9)
 if [ "$c" -le $((1024 - p4)) ]; then ok "instant: the same cap lowers cpu4's capacity ($c)"
 else bad "instant: capped cpu4's capacity $c, want at most $((1024 - p4))"; fi
+
+# ---- pelt_thermal_tp: tracers still find the average in rq->avg_thermal.load_avg ----------
+# (tp_capacity_probe.ko records it at the tracepoint; cpu4 busy under cur_state 4)
+TTP=/sys/module/tp_capacity_probe/parameters/thermal
+traced() { awk -v c="$1" -v f="$2" '$1 == c { print $f }' $TTP; }
+# traced_is_avg NAME: cpu4's value at the tracepoint is the interface's avg_pressure:
+# read between two reads of stats, it lies between them (the average moves at every
+# tick, and only upwards where this is used)
+traced_is_avg() {
+	n=0
+	while [ $n -lt 40 ]; do
+		a1=$(stat_field 4 8) t=$(traced 4 2) a2=$(stat_field 4 8)
+		if [ "$a1" -le "$t" ] && [ "$t" -le "$a2" ]; then
+			ok "$1: pelt_thermal_tp shows cpu4's average ($a1 <= $t <= $a2)"
+			return
+		fi
+		n=$((n + 1))
+		sleep 0.05
+	done
+	bad "$1: pelt_thermal_tp shows $t, the interface $a1 then $a2"
+}
+if [ -r $TTP ]; then
+	traced_is_avg "instant"
+	echo none >$D/backend
+	n0=$(traced 4 3)
+	sleep 0.5
+	n1=$(traced 4 3)
+	eq "none: pelt_thermal_tp shows 0 under the cap" "$(traced 4 2)" 0
+	if [ $((n1 - n0)) -ge 50 ]; then ok "none: pelt_thermal_tp still fires at cpu4's ticks ($((n1 - n0)) in 0.5 s)"
+	else bad "none: pelt_thermal_tp fired $((n1 - n0)) times in 0.5 s on busy cpu4 (250 Hz)"; fi
+	# decay 10000: the average builds up over tens of seconds (a tenth of the pressure
+	# after 1 s), far from the pelt state (32 ms), which a tracer must not be shown
+	echo decay >$D/backend
+	echo 10000 >$D/decay_ms
+	sleep 0.5
+	a=$(stat_field 4 8)
+	if [ "$a" -gt 0 ] && [ "$a" -lt $((p4 / 2)) ]; then ok "decay 10000: cpu4's average building up ($a of $p4)"
+	else bad "decay 10000: cpu4's average $a, want between 0 and $((p4 / 2)) 0.5 s after the switch"; fi
+	traced_is_avg "decay 10000, building up"
+	echo pelt >$D/backend
+	echo 32 >$D/decay_ms
+	sleep 0.5
+	traced_is_avg "pelt 32"
+	echo instant >$D/backend
+else
+	bad "no $TTP: tp_capacity_probe.ko is not loaded"
+fi
 echo 0 >$CD4/cur_state
 kill $s4 $w0
 wait 2>/dev/null
