@@ -30,9 +30,10 @@ packages=(
   libcli-dev:arm64 libjson-c-dev:arm64 libfuse3-dev:arm64 libncurses-dev:arm64
   libcmocka-dev:arm64 zlib1g-dev:arm64 libmicrohttpd-dev:arm64
 )
-# arm64 for the cross build and the board; i386 for the busybox of the 32-bit kernel's VM
-# (kernel/i386/run.sh downloads busybox-static:i386, it installs nothing of i386)
-for arch in arm64 i386; do
+# arm64 for the cross build and the board.  Not i386: kernel/i386/run.sh downloads its
+# busybox-static:i386 through an apt state of its own, so a broken i386 index on the
+# mirror cannot fail this update
+for arch in arm64; do
   dpkg --print-foreign-architectures | grep -x $arch >/dev/null || {
     dpkg --add-architecture $arch
     THERMPRESS_FORCE_APT=1
@@ -43,7 +44,14 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ] || [ "${THERMPRESS_FORCE_APT:-0}" = 1 ]; then
-  apt-get update
+  # a mirror caught mid-sync fails one index (seen: bookworm-security's i386 Packages,
+  # which nothing here needs): retry, then go on with what was fetched, and let
+  # apt-get install say whether a package is really missing
+  for try in 1 2 3; do
+    apt-get update && break
+    [ $try = 3 ] && echo "thermpress: apt-get update failed 3 times; installing from the indexes it did fetch" >&2
+    sleep 15
+  done
   apt-get install -y --no-install-recommends "${packages[@]}"
 fi
 # libcpupower has no Multi-Arch: its arm64 build goes to /usr/local (does nothing when current)

@@ -47,8 +47,6 @@ t_all=$(now)
 for tool in qemu-system-i386 make gcc dpkg-deb apt-get cpio gzip; do
 	command -v "$tool" >/dev/null || die "$tool is missing (bash scripts/deps.sh installs it)"
 done
-dpkg --print-foreign-architectures | grep -x i386 >/dev/null ||
-	die "the i386 architecture is not enabled (bash scripts/deps.sh)"
 
 # ---- 1. the kernel ----------------------------------------------------------------
 series_tree "$kdir"
@@ -71,14 +69,35 @@ kernel="$obj/arch/x86/boot/bzImage"
 log "i386 kernel built in ${kbuild_s}s"
 
 # ---- 2. busybox for i386 ------------------------------------------------------------
+# Through an apt state of its own (BUILD_DIR/apt: i386 only, the release's main
+# component): the machine need not enable i386, and its apt-get update never fetches an
+# i386 index (a mirror mid-sync once served a broken one and failed the whole update).
+# Once downloaded, the package is reused and nothing is fetched.
 debs="$bdir/debs"
 mkdir -p "$debs"
-bbver=$(apt-cache policy busybox-static:i386 | sed -n 's/^  Candidate: //p')
-[ -n "$bbver" ] && [ "$bbver" != "(none)" ] || die "no busybox-static:i386 in the archive (apt-get update?)"
-fetch "busybox-static:i386=$bbver"
+bbdeb=$(ls "$debs"/busybox-static_*_i386.deb 2>/dev/null | sort -V | tail -1 || true)
+if [ -z "$bbdeb" ]; then
+	apt_dir="$bdir/apt"
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+	mirror=${THERMPRESS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	echo "deb [arch=i386 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $codename main" \
+		>"$apt_dir/sources.list"
+	apt_i386=(apt-get -o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+		-o APT::Architectures::=i386 -o APT::Sandbox::User=root)
+	log "fetching the i386 package index ($mirror $codename main)"
+	"${apt_i386[@]}" update >"$apt_dir/update.log" 2>&1 ||
+		die "apt-get update of the i386 index failed (see $apt_dir/update.log)"
+	(cd "$debs" && "${apt_i386[@]}" download busybox-static:i386 >"$apt_dir/download.log" 2>&1) ||
+		die "apt-get download busybox-static:i386 failed (see $apt_dir/download.log)"
+	bbdeb=$(ls "$debs"/busybox-static_*_i386.deb 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$bbdeb" ] || die "apt-get download left no busybox-static i386 package in $debs"
+fi
+bbver=$(dpkg-deb -f "$bbdeb" Version)
 if [ "$(cat "$bdir/bb.stamp" 2>/dev/null)" != "$bbver" ]; then
 	rm -rf "$bdir/bb"
-	dpkg-deb -x "$(deb busybox-static "$bbver")" "$bdir/bb"
+	dpkg-deb -x "$bbdeb" "$bdir/bb"
 	echo "$bbver" >"$bdir/bb.stamp"
 fi
 
