@@ -40,7 +40,8 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     (kernel/arm64/vm-effect.sh: thermpress bench of a fixed workload
                     under every backend while the big cluster heats); the table goes
                     to BUILD_DIR/effect.txt (timeout default 5400 s)
-  --runs N          with --effect: runs per configuration (default 5)
+  --runs N          with --effect: runs per configuration (default 10; at 5 the
+                    pelt check failed once, its interval ± 16 points)
   --prefix N        with --patched: only the series' first N patches (0: none),
                     checked by kernel/arm64/vm-test-prefix.sh (a cooling device cap
                     lowers the scheduler's cpu_capacity); kernel/arm64/check-prefixes.sh
@@ -65,7 +66,7 @@ kdir=build-kernel
 hostbuild="${THERMPRESS_BUILD:-build}"
 jobs=2
 effect=0
-runs=5
+runs=10
 prefix=""
 pdir="$top/kernel/patches"
 while [ $# -gt 0 ]; do
