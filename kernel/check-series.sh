@@ -3,8 +3,9 @@
 # the series touches must build for i386 (32-bit: the pressure's 64-bit
 # arithmetic) and arm64 (arch_topology, which feeds the store), without a
 # warning, and the patch must pass checkpatch.pl --strict with no error and
-# no warning. kernel/run.sh
-# builds and boots the whole series on x86_64.
+# no warning, and kernel/sched/thermal.c must write with WRITE_ONCE() every field it
+# reads with READ_ONCE() (kernel/check-lockless.sh, with its self test once).
+# kernel/run.sh builds and boots the whole series on x86_64.
 #
 # Needs the source tree kernel/run.sh extracts (run it first, --build-only is
 # enough); works in a git worktree of it, so run.sh's tree and objects are not
@@ -45,17 +46,15 @@ done
 
 src="$bdir/linux-source-6.1"
 wt="$bdir/series-src"
-git_k() { git -C "$1" -c user.name="thermpress developers" \
-	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
-git_k "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+git_tree "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
 	die "no kernel source in $src: run kernel/run.sh --build-only first"
 mapfile -t patches < <(series_patches "$pdir")
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $pdir"
 
 if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 	log "creating the worktree $wt"
-	git_k "$src" worktree prune
-	git_k "$src" worktree add -q --detach "$wt" base || die "cannot create $wt"
+	git_tree "$src" worktree prune
+	git_tree "$src" worktree add -q --detach "$wt" base || die "cannot create $wt"
 fi
 
 # The objects each architecture compiles after each patch
@@ -101,16 +100,16 @@ done
 	die "aarch64-linux-gnu-gcc is missing (apt-get install -y gcc-aarch64-linux-gnu)"
 
 log "resetting $wt to base"
-git_k "$wt" am --abort >/dev/null 2>&1 || true
-git_k "$wt" reset -q --hard base
-git_k "$wt" clean -q -fdx
+git_tree "$wt" am --abort >/dev/null 2>&1 || true
+git_tree "$wt" reset -q --hard base
+git_tree "$wt" clean -q -fdx
 
 failed=0
 n=0
 checked=0
 for p in "${patches[@]}"; do
 	n=$((n + 1))
-	git_k "$wt" am -q "$p" || { git_k "$wt" am --abort || true; die "patch $n does not apply: $p"; }
+	git_tree "$wt" am -q "$p" || { git_tree "$wt" am --abort || true; die "patch $n does not apply: $p"; }
 	# the kernel's own style checker, as a maintainer runs it: no error, no warning
 	# (Debian's python3 first: its SPDX check needs python3-ply, not a pyenv's python)
 	cp_out=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types \
@@ -125,6 +124,17 @@ for p in "${patches[@]}"; do
 		failed=$((failed + 1))
 	fi
 	checked=$((checked + 1))
+	# the lockless pairs: every field read with READ_ONCE() written with WRITE_ONCE()
+	if [ -f "$wt/kernel/sched/thermal.c" ]; then
+		if lk_out=$(bash "$here/check-lockless.sh" "$wt/kernel/sched/thermal.c"); then
+			echo "  ok patch $n lockless pairs: no plain write of a field read with READ_ONCE()"
+		else
+			echo "  FAIL patch $n lockless pairs:"
+			sed "s|^$wt/||; s/^/    /" <<<"$lk_out"
+			failed=$((failed + 1))
+		fi
+		checked=$((checked + 1))
+	fi
 	for a in "${arch_list[@]}"; do
 		obj="$bdir/series-obj-$a"
 		mkdir -p "$obj"
@@ -154,6 +164,14 @@ for p in "${patches[@]}"; do
 		fi
 	done
 done
+# the lockless check can fail: the plain writes review found, planted again, are reported
+if [ -f "$wt/kernel/sched/thermal.c" ]; then
+	st_out=$(bash "$here/check-lockless.sh" --selftest "$wt/kernel/sched/thermal.c" 2>&1) || true
+	echo "$st_out"
+	st_ok=$(grep -c '^  ok ' <<<"$st_out" || true)
+	[ "$st_ok" = 2 ] || failed=$((failed + 2 - st_ok))
+	checked=$((checked + 2))
+fi
 total=$((n * ${#arch_list[@]} + checked))
 echo "$((total - failed)) passed, $failed failed"
 [ $failed = 0 ]

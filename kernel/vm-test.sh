@@ -477,6 +477,52 @@ else
 	echo pelt >$D/backend
 fi
 
+# ---- KCSAN: the series' lockless pairs raced on purpose ---------------------------
+# By default KCSAN watches about one access in 4000, for 20 us in an interrupt (the
+# tick) and 80 us in a task: too seldom to meet the few lockless reads of the series'
+# fields.  For 20 s it watches one in 40, for 200 us, while busy capped CPUs 1-3 write
+# their averages and cpu2 its log at every tick, and CPU 0 reads the log as often as it
+# can (each read starts with a READ_ONCE of the log's length, racing the tick's write),
+# restarting it every 10 reads so that a read stays short.  A report in the series'
+# code fails run.sh.  Measured: this does not catch a plain write planted there (a
+# tick's write is watched about 8 times a second for 200 us, and under this sampling
+# the reader no longer completes its ten reads and a restart in 10 s, where it does 140
+# reads a second at the default sampling); kernel/check-lockless.sh checks the plain
+# writes in the source.  The stretch stays for the watchpoints it sets in the series.
+if [ "${TP_KCSAN:-0}" = 1 ]; then
+	KP=/sys/module/kcsan/parameters
+	sw=$(cat $KP/skip_watch) ui=$(cat $KP/udelay_interrupt) ut=$(cat $KP/udelay_task)
+	w0=$(sed -n 's/^setup_watchpoints: //p' $K)
+	r0=$(sed -n 's/^data_races: //p' $K)
+	half=$(($(stat_field 1 5) / 2))
+	echo pelt >$D/backend
+	echo "1-3 $half" >$D/inject
+	echo 2 >$D/log_cpu
+	spinners=""
+	for c in 1 2 3; do
+		taskset -c $c sh -c 'while :; do :; done' &
+		spinners="$spinners $!"
+	done
+	taskset -c 0 sh -c "n=0; while :; do echo 2 >$D/log_cpu; for i in 0 1 2 3 4 5 6 7 8 9; do read x <$D/log; done; n=\$((n + 10)); echo \$n >/tmp/kcsan-reads; done" &
+	reader=$!
+	echo 40 >$KP/skip_watch
+	echo 200 >$KP/udelay_interrupt
+	echo 200 >$KP/udelay_task
+	sleep 20
+	echo $sw >$KP/skip_watch
+	echo $ui >$KP/udelay_interrupt
+	echo $ut >$KP/udelay_task
+	kill $reader $spinners
+	wait 2>/dev/null
+	echo -1 >$D/log_cpu
+	echo "1-3 clear" >$D/inject
+	w1=$(sed -n 's/^setup_watchpoints: //p' $K)
+	r1=$(sed -n 's/^data_races: //p' $K)
+	info "KCSAN stretch: $(cat /tmp/kcsan-reads 2>/dev/null || echo 0) log reads, $((w1 - w0)) watchpoints, $((r1 - r0)) data races seen in 20 s"
+	if [ $((w1 - w0)) -gt 10000 ]; then ok "KCSAN stretch watched accesses ($((w1 - w0)) watchpoints)"
+	else bad "KCSAN stretch: only $((w1 - w0)) watchpoints in 20 s"; fi
+fi
+
 if [ "${TP_KCSAN:-0}" = 1 ]; then
 	w=$(sed -n 's/^setup_watchpoints: //p' $K)
 	info "KCSAN: $(grep -E '^(setup_watchpoints|data_races|report_races|races_unknown_origin):' $K | tr '\n' ' ')"

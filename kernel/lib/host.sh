@@ -196,6 +196,11 @@ configure_fragment() {
 	[ $missing = 0 ] || die "$frag does not apply"
 }
 
+# git_tree DIR ARGS...: git in a kernel source tree or worktree, as the series' author,
+# without the user's hooks
+git_tree() { git -C "$1" -c user.name="thermpress developers" \
+	-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
+
 # prefix_tree KDIR PDIR N WORKTREE: a git worktree of KDIR's source tree (the one
 # kernel/run.sh prepares) holding the first N patches of the series in PDIR (N=0:
 # Debian's source as it is; N=all: the whole series); sets src, series_sum (of the
@@ -204,8 +209,6 @@ configure_fragment() {
 # that differ, so going from one prefix to the next rebuilds incrementally.
 prefix_tree() {
 	local base_src="$1/linux-source-6.1" pd=$2 n=$3 wt=$4 patches ref p
-	git_tree() { git -C "$1" -c user.name="thermpress developers" \
-		-c user.email=thermpress@example.org -c core.hooksPath=/dev/null "${@:2}"; }
 	git_tree "$base_src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
 		die "no kernel source in $base_src: run kernel/run.sh --build-only first"
 	mapfile -t patches < <(series_patches "$pd")
