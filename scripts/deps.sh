@@ -33,12 +33,10 @@ packages=(
 # arm64 for the cross build and the board.  Not i386: kernel/i386/run.sh downloads its
 # busybox-static:i386 through an apt state of its own, so a broken i386 index on the
 # mirror cannot fail this update
-for arch in arm64; do
-  dpkg --print-foreign-architectures | grep -x $arch >/dev/null || {
-    dpkg --add-architecture $arch
-    THERMPRESS_FORCE_APT=1
-  }
-done
+dpkg --print-foreign-architectures | grep -x arm64 >/dev/null || {
+  dpkg --add-architecture arm64
+  THERMPRESS_FORCE_APT=1
+}
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -47,11 +45,8 @@ if [ "${#missing[@]}" -gt 0 ] || [ "${THERMPRESS_FORCE_APT:-0}" = 1 ]; then
   # a mirror caught mid-sync fails one index (seen: bookworm-security's i386 Packages,
   # which nothing here needs): retry, then go on with what was fetched, and let
   # apt-get install say whether a package is really missing
-  for try in 1 2 3; do
-    apt-get update && break
-    [ $try = 3 ] && echo "thermpress: apt-get update failed 3 times; installing from the indexes it did fetch" >&2
-    sleep 15
-  done
+  apt-get update || { sleep 15; apt-get update; } || { sleep 15; apt-get update; } ||
+    echo "thermpress: apt-get update failed 3 times; installing from the indexes it did fetch" >&2
   apt-get install -y --no-install-recommends "${packages[@]}"
 fi
 # libcpupower has no Multi-Arch: its arm64 build goes to /usr/local (does nothing when current)

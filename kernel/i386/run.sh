@@ -75,7 +75,8 @@ log "i386 kernel built in ${kbuild_s}s"
 # Once downloaded, the package is reused and nothing is fetched.
 debs="$bdir/debs"
 mkdir -p "$debs"
-bbdeb=$(ls "$debs"/busybox-static_*_i386.deb 2>/dev/null | sort -V | tail -1 || true)
+busybox_deb() { ls "$debs"/busybox-static_*_i386.deb 2>/dev/null | sort -V | tail -1 || true; }
+bbdeb=$(busybox_deb)
 if [ -z "$bbdeb" ]; then
 	apt_dir="$bdir/apt"
 	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
@@ -91,7 +92,7 @@ if [ -z "$bbdeb" ]; then
 		die "apt-get update of the i386 index failed (see $apt_dir/update.log)"
 	(cd "$debs" && "${apt_i386[@]}" download busybox-static:i386 >"$apt_dir/download.log" 2>&1) ||
 		die "apt-get download busybox-static:i386 failed (see $apt_dir/download.log)"
-	bbdeb=$(ls "$debs"/busybox-static_*_i386.deb 2>/dev/null | sort -V | tail -1 || true)
+	bbdeb=$(busybox_deb)
 	[ -n "$bbdeb" ] || die "apt-get download left no busybox-static i386 package in $debs"
 fi
 bbver=$(dpkg-deb -f "$bbdeb" Version)
