@@ -26,8 +26,9 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     the arm64 meson build dir (cross/aarch64-linux-gnu.ini) whose
                     thermpress, plugins and libraries go into the VM
                     (default: $THERMPRESS_ARM64_BUILD, else build-arm64/)
-  --kernel-abi ABI  Debian kernel ABI, e.g. 6.1.0-57 (default: the one the
-                    archive's linux-image-arm64 depends on)
+  --kernel LINE     the stock kernel: the newest Debian arm64 kernel of LINE, one of
+                    6.1 (bookworm), 6.12 (trixie), 7.3 (trixie-backports); default:
+                    each of them in turn, in BUILD_DIR/LINE, summing the checks
   --timeout SEC     kill qemu after SEC seconds (default: 300)
   --build-only      prepare everything, do not boot
   --patched         boot the patch series instead of Debian's kernel (needs the source
@@ -58,7 +59,8 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/host.sh"
 bdir="$top/build-arm64-board"
 tpbuild="${THERMPRESS_ARM64_BUILD:-build-arm64}"
-abi=""
+stock_kernels="6.1 6.12 7.3"	# the kernel lines every stock run boots
+kline=""
 timeout_s=300
 build_only=0
 patched=0
@@ -69,11 +71,12 @@ effect=0
 runs=10
 prefix=""
 pdir="$top/kernel/patches"
+all_args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
 	--thermpress-build) tpbuild=$2; shift 2 ;;
-	--kernel-abi) abi=$2; shift 2 ;;
+	--kernel) kline=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--build-only) build_only=1; shift ;;
 	--patched) patched=1; shift ;;
@@ -97,6 +100,26 @@ if [ -n "$prefix" ]; then
 	[ $patched = 1 ] && [ $effect = 0 ] || die "--prefix needs --patched (and not --effect)"
 fi
 [ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched"
+if [ $patched = 0 ] && [ -z "$kline" ]; then	# every stock kernel line, one run each
+	total_pass=0 total_fail=0
+	for l in $stock_kernels; do
+		mkdir -p "$bdir/$l"
+		bash "$0" "${all_args[@]}" --kernel "$l" --build-dir "$bdir/$l" | tee "$bdir/$l/run.log" || true
+		out=$(tail -1 "$bdir/$l/run.log")
+		if [[ $out =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+			total_pass=$((total_pass + BASH_REMATCH[1])) total_fail=$((total_fail + BASH_REMATCH[2]))
+		else
+			echo "$me: the run on Linux $l ended without its counts: $out" >&2
+			total_fail=$((total_fail + 1))
+		fi
+	done
+	echo "$total_pass passed, $total_fail failed"
+	[ "$total_fail" = 0 ]
+	exit
+fi
+if [ $patched = 0 ]; then
+	case " $stock_kernels " in *" $kline "*) ;; *) die "--kernel $kline: not one of $stock_kernels" ;; esac
+fi
 case "$pdir" in /*) ;; *) pdir="$(pwd)/$pdir" ;; esac
 resolve_dirs
 case "$hostbuild" in /*) ;; *) hostbuild="$top/$hostbuild" ;; esac
@@ -193,7 +216,7 @@ console="$bdir/console.log"
 log "booting $kernel_label (-smp 8, TCG, timeout ${timeout_s}s); console in $console"
 run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" -dtb "$bdir/board.dtb" \
-	-append "console=ttyAMA0 panic=-1 loglevel=4"
+	-append "console=ttyAMA0 panic=-1 loglevel=4 sched_verbose"
 vm_report "kernel/arm64/run.sh results: $kernel_label"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
 total_pass=${vm_pass:-0} total_fail=${vm_fail:-1}

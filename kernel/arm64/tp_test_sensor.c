@@ -22,6 +22,7 @@
  * lowest frequency limit it saw since then.
  */
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/moduleparam.h>
 #include <linux/mod_devicetable.h>
 #include <linux/platform_device.h>
@@ -193,11 +194,19 @@ static int tp_sensor_probe(struct platform_device *pdev)
 	return 0;
 }
 
+/* .remove returns void since Linux 6.11 (6.1's returns int) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+static void tp_sensor_remove(struct platform_device *pdev)
+{
+	tp_tz = NULL;
+}
+#else
 static int tp_sensor_remove(struct platform_device *pdev)
 {
 	tp_tz = NULL;
 	return 0;
 }
+#endif
 
 static const struct of_device_id tp_sensor_of_match[] = {
 	{ .compatible = "thermpress,test-sensor" },

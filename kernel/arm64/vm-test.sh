@@ -10,6 +10,22 @@ P4=$C/cpufreq/policy4
 TH=/sys/class/thermal
 TR=/sys/kernel/tracing
 TEMP=/sys/module/tp_test_sensor/parameters/temp
+# What this kernel does with a cap (docs/kernels.md): from 6.10 on, an instantaneous
+# cpufreq pressure from policy->max (scaling_max_freq and the cooling device alike),
+# per CPU, with no trace event, and the PELT average only of hardware pressure
+# (avg_hw); 6.1 feeds thermal_pressure from the cooling device only, PELT-averaged in
+# rq->avg_thermal, traced once per cluster by thermal_pressure_update.
+kv=$(uname -r)
+kmaj=${kv%%.*}
+kmin=${kv#*.}
+kmin=${kmin%%[!0-9]*}
+if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 10 ]; }; then
+	CPUFREQ_PRESSURE=1
+	KAVG_READ="read from the kernel (BPF on pelt_hw_tp: rq->avg_hw)"
+else
+	CPUFREQ_PRESSURE=0
+	KAVG_READ="read from the kernel (BPF on pelt_thermal_tp: rq->avg_thermal)"
+fi
 info "kernel $(uname -r) ($TP_KERNEL)"
 for m in $TP_MODULES; do
 	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
@@ -50,24 +66,40 @@ if grep -q ASYM_CPUCAPACITY_FULL /sys/kernel/debug/sched/domains/cpu0/domain*/fl
 then ok "scheduler sees asymmetric capacities (SD_ASYM_CPUCAPACITY_FULL)"
 else bad "no SD_ASYM_CPUCAPACITY_FULL in cpu0's sched domains"; fi
 
-# ---- tracefs: the kernel's thermal pressure -------------------------------------------------
-EV=$TR/events/thermal_pressure/thermal_pressure_update
-if [ -d $EV ] && echo 1 >$EV/enable; then ok "thermal_pressure_update event enabled"
-else bad "cannot enable $EV"; fi
-# kpressure CPU: the value of the last thermal_pressure_update of CPU in the trace (none: -)
-kpressure() {
-	v=$(grep " cpu=$1 thermal_pressure=" $TR/trace | tail -1 | sed 's/.*thermal_pressure=//')
-	echo "${v:--}"
-}
-# 6.1's topology_update_thermal_pressure() traces the first CPU of the cluster
-# only, and stores the same value for all of them
-kpressures() { k=$(kpressure 4); echo "$k $k $k $k"; }
+# ---- the kernel's own pressure: tracefs on 6.1, the scheduler's variables on 6.10+ ----------
+# kinputs: "CPU CPU_CAPACITY AVG_HW CPUFREQ_PRESSURE HW_PRESSURE" per CPU, read in place
+# with BPF (kernel/arm64/bpf/sched_inputs.bpf.c: typed ksyms, run once, wakes no CPU)
+kinputs() { tp-sched-inputs /usr/lib/sched_inputs.bpf.o 2>/tmp/kin.err; }
+if [ $CPUFREQ_PRESSURE = 1 ]; then
+	if [ -d $TR/events/hw_pressure/hw_pressure_update ] && [ ! -d $TR/events/thermal_pressure ]
+	then ok "tracefs: hw_pressure_update, no thermal_pressure_update ($kmaj.$kmin)"
+	else bad "tracefs: hw_pressure: $(ls -d $TR/events/hw_pressure 2>&1), thermal_pressure: $(ls -d $TR/events/thermal_pressure 2>&1)"; fi
+	if kinputs >/tmp/kin && [ "$(wc -l </tmp/kin)" = 8 ]
+	then ok "BPF: the scheduler's inputs of cpus 0-7 read in place (runqueues, cpufreq_pressure, hw_pressure)"
+	else bad "BPF: tp-sched-inputs: $(head -2 /tmp/kin.err | tr '\n' ' ')"; fi
+	# kpressure CPU: the scheduler's cpufreq_pressure of CPU (none: -)
+	kpressure() { v=$(kinputs | awk -v c=$1 '$1 == c { print $4 }'); echo "${v:--}"; }
+	# cpufreq_update_pressure() stores the value for every CPU of the policy
+	kpressures() { kinputs | awk '$1 >= 4 && $1 <= 7 { printf "%s%s", s, $4; s = " " } END { print "" }'; }
+else
+	EV=$TR/events/thermal_pressure/thermal_pressure_update
+	if [ -d $EV ] && echo 1 >$EV/enable; then ok "thermal_pressure_update event enabled"
+	else bad "cannot enable $EV"; fi
+	# kpressure CPU: the value of the last thermal_pressure_update of CPU in the trace (none: -)
+	kpressure() {
+		v=$(grep " cpu=$1 thermal_pressure=" $TR/trace | tail -1 | sed 's/.*thermal_pressure=//')
+		echo "${v:--}"
+	}
+	# 6.1's topology_update_thermal_pressure() traces the first CPU of the cluster
+	# only, and stores the same value for all of them
+	kpressures() { k=$(kpressure 4); echo "$k $k $k $k"; }
+fi
 # mult_frac as the kernel: 1024 - 1024 * capped / max
 pressure_of() { echo $((1024 - 1024 * $1 / $2)); }
 
 # The in-VM probe of the kernel's averaged pressure (kernel/arm64/bpf): every update of
 # cpu4's rq->avg_thermal.load_avg with its CLOCK_MONOTONIC time, into /tmp/kavg.txt.
-has_probe() { [ -x /usr/bin/tp-avg-probe ]; }
+has_probe() { [ $CPUFREQ_PRESSURE = 0 ] && [ -x /usr/bin/tp-avg-probe ]; }
 start_probe() {	# 0 once attached; the probe's pid in $kp
 	mkdir -p /sys/fs/bpf
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null
@@ -104,8 +136,13 @@ eq "cap set big 60%: policy4 scaling_max_freq (60% = $cap60, resolved to an OPP)
 eq "cap set big 60%: little and cooling states untouched" "$(cat $P0/scaling_max_freq) $(cat $CD0/cur_state) $(cat $CD4/cur_state)" "1844000 0 0"
 tp "show --json (capped by scaling_max_freq)" show --json
 eq "show --json: cpu4 capped_freq_khz" "$(jcpu capped_freq_khz 4)" "$m"
-# 6.1 feeds thermal pressure from the cooling device only: none from scaling_max_freq
-eq "scaling_max_freq cap: thermpress pressure = kernel's (0, no trace event)" "$(json_pressures) $(kpressure 4)" "0 0 0 0 -"
+if [ $CPUFREQ_PRESSURE = 1 ]; then	# policy->max feeds cpufreq pressure, whoever set it
+	ps=$(pressure_of 903000 2362000)
+	eq "scaling_max_freq cap: kernel's cpufreq_pressure of cpus 4-7" "$(kpressures)" "$ps $ps $ps $ps"
+	eq "scaling_max_freq cap: thermpress pressure = kernel's (cpus 4-7)" "$(json_pressures)" "$(kpressures)"
+else	# 6.1 feeds thermal pressure from the cooling device only: none from scaling_max_freq
+	eq "scaling_max_freq cap: thermpress pressure = kernel's (0, no trace event)" "$(json_pressures) $(kpressure 4)" "0 0 0 0 -"
+fi
 tp "cap clear big" cap clear big
 eq "cap clear: every limit as before" "$(limits)" "$BEFORE"
 
@@ -178,7 +215,11 @@ else bad "70 C: big cooling state $(cat $CD4/cur_state), want 1"; fi
 eq "70 C: policy4 scaling_max_freq" "$(cat $P4/scaling_max_freq)" 2112000
 p1=$(pressure_of 2112000 2362000)
 eq "70 C: kernel thermal pressure of the big cluster (trace, cpu4)" "$(kpressure 4)" $p1
-eq "70 C: one event per cluster (none for cpus 5-7)" "$(kpressure 5)$(kpressure 6)$(kpressure 7)" "---"
+if [ $CPUFREQ_PRESSURE = 1 ]; then
+	eq "70 C: kernel cpufreq_pressure of each big CPU" "$(kpressures)" "$p1 $p1 $p1 $p1"
+else
+	eq "70 C: one event per cluster (none for cpus 5-7)" "$(kpressure 5)$(kpressure 6)$(kpressure 7)" "---"
+fi
 eq "70 C: little cluster untouched" "$(cat $P0/scaling_max_freq) $(cat $CD0/cur_state)" "1844000 0"
 echo 75000 >$TEMP
 if wait_for 3 file_is $CD4/cur_state 2; then ok "75 C (rising): state 2"
@@ -207,7 +248,7 @@ tp "show status (hot)" show status
 grep -E '^(thermal zone|cooling device|tracefs|kernel model)' /tmp/tpo
 eq "show status: hz from /boot/config-$(uname -r)" "$(sed -n 's/^hz: *//p' /tmp/tpo)" 250
 eq "show status: the kernel's average is read with BPF" "$(sed -n 's/^kernel average: *//p' /tmp/tpo)" \
-	"read from the kernel (BPF on pelt_thermal_tp: rq->avg_thermal)"
+	"$KAVG_READ"
 if grep -q 'big-thermal 75.0 C, trips: passive 65.0 C, critical 115.0 C' /tmp/tpo
 then ok "show status: the zone, its temperature and trips"; else bad "show status: zone line: $(grep 'thermal zone' /tmp/tpo)"; fi
 if grep -q 'cpufreq-cpu4 (policy4) state 2/4 -> cap 1805 MHz' /tmp/tpo
@@ -273,6 +314,66 @@ eq "cooling below the trip: the governor releases the cap" "$(cat $CD4/cur_state
 eq "cooled: policy4 back to 2362 MHz" "$(cat $P4/scaling_max_freq)" 2362000
 eq "cooled: kernel thermal pressure back to 0" "$(kpressure 4)" 0
 eq "cooled: every limit as before" "$(limits)" "$BEFORE"
+
+# ---- ground truth (6.10+): thermpress against the scheduler's own inputs -------------------
+# jfield NAME CPU FILE: a field of one CPU's object in `show --json` output, wherever
+# it stands on its line
+jfield() { awk -v c="\"cpu\": $2," -v f="\"$1\": " '
+	index($0, c) { on = 1 } on && (i = index($0, f)) { v = substr($0, i + length(f)); sub(/[,} ].*/, "", v); print v; exit }' "$3"; }
+# truth STEP: the scheduler's inputs (tp-sched-inputs) read just before and after one
+# `show --json`.  thermpress reads the same facts for pressure (cpufreq_pressure), the
+# average (max(avg_hw, cpufreq_pressure): what get_actual_cpu_capacity() subtracts) and
+# capacity (max - that): these must be equal.  The scheduler's rq->cpu_capacity also
+# loses the RT, DL and IRQ time that user space cannot see, and is refreshed only by load
+# balancing: it is compared on the busy cpu4 within TRUTH_MARGIN.  One TPTRUTH line per
+# CPU goes to the console (kernel/README.md's tables).
+TRUTH_MARGIN=16
+truth() {
+	kinputs >/tmp/kin1
+	thermpress show --json >/tmp/tj 2>/tmp/tje
+	trc=$?
+	kinputs >/tmp/kin2
+	if [ $trc != 0 ] || [ "$(wc -l </tmp/kin1)" != 8 ]; then
+		bad "truth, $1: show --json exit $trc, kernel inputs: $(cat /tmp/kin.err)"; return
+	fi
+	cmp -s /tmp/kin1 /tmp/kin2 || info "truth, $1: the kernel's inputs changed during the snapshot"
+	tbad=""
+	while read -r c kcap kavg kcfp khwp; do
+		ksub=$kavg; [ "$kcfp" -gt "$ksub" ] && ksub=$kcfp
+		tmax=$(jfield max_capacity $c /tmp/tj) tp_=$(jfield pressure $c /tmp/tj)
+		ta=$(jfield avg_pressure $c /tmp/tj) tc=$(jfield capacity $c /tmp/tj)
+		echo "TPTRUTH $kmaj.$kmin | $1 | $c | $kcfp | $kavg | $khwp | $ksub | $kcap | $tp_ | $ta | $tc |"
+		[ "$tp_" = "$kcfp" ] && [ "$ta" = "$ksub" ] && [ "$tc" = $((tmax - ksub)) ] ||
+			tbad="$tbad cpu$c(kernel $kcfp/$ksub/$((tmax - ksub)), thermpress $tp_/$ta/$tc)"
+		if [ "$c" = 4 ]; then
+			d=$((tc - kcap)); [ $d -lt 0 ] && d=$((-d))
+			tcap4="$tc" kcap4="$kcap" dcap4=$d
+		fi
+	done </tmp/kin1
+	if [ -z "$tbad" ]; then ok "truth, $1: pressure, average, capacity of cpus 0-7 = the scheduler's inputs"
+	else bad "truth, $1: differs (cpufreq_pressure/subtracted/capacity):$tbad"; fi
+	if [ "$dcap4" -le $TRUTH_MARGIN ]; then ok "truth, $1: busy cpu4's rq->cpu_capacity $kcap4 within $TRUTH_MARGIN of thermpress's $tcap4"
+	else bad "truth, $1: busy cpu4's rq->cpu_capacity $kcap4, thermpress $tcap4 (margin $TRUTH_MARGIN)"; fi
+}
+# settle: rq->cpu_capacity is refreshed by the next load balance of the busy CPU's domain
+settle() { sleep 1; }
+if [ $CPUFREQ_PRESSURE = 1 ]; then
+	taskset -c 4 sh -c 'while :; do :; done' & truth_spin=$!
+	settle
+	truth "uncapped"
+	thermpress cap set big 60% >/dev/null 2>&1; settle
+	truth "cap set big 60% (scaling_max_freq)"
+	thermpress cap clear big >/dev/null 2>&1
+	thermpress cap set big 60% --via cooling >/dev/null 2>&1; settle
+	truth "cap set big 60% --via cooling"
+	thermpress cap clear big >/dev/null 2>&1
+	echo 70000 >$TEMP; wait_for 3 file_is $CD4/cur_state 1; echo 75000 >$TEMP; wait_for 3 file_is $CD4/cur_state 2; settle
+	truth "governor, 75 C (cooling state $(cat $CD4/cur_state))"
+	cool; settle
+	truth "cooled"
+	kill $truth_spin; wait $truth_spin 2>/dev/null
+	eq "after the ground-truth timeline: every limit as before" "$(limits)" "$BEFORE"
+fi
 
 # record across a heat cycle: the big cluster's pressure and its estimated average rise
 rm -f /tmp/heat.csv
@@ -404,7 +505,7 @@ EOF2
 elif has_probe; then
 	bad "BPF: tp-avg-probe did not attach: $(cat /tmp/kavg.err)"
 	stop_probe
-else
+elif [ $CPUFREQ_PRESSURE = 0 ]; then
 	skip "BPF: no tp-avg-probe in the initramfs (clang, libbpf-dev, libbpf-dev:arm64)"
 fi
 

@@ -41,10 +41,63 @@ fetch() {
 	done
 	[ ${#need[@]} = 0 ] && return 0
 	log "downloading ${need[*]}"
-	(cd "$debs" && apt-get -o APT::Sandbox::User=root download "${need[@]}" >&2) ||
+	(cd "$debs" && "${apt_get[@]:-apt-get}" -o APT::Sandbox::User=root download "${need[@]}" >&2) ||
 		die "apt-get download ${need[*]} failed"
 }
 deb() { ls "$(debname "$1" "$2")"*.deb | head -1; }
+
+# debian_apt DIR: an apt state of the harness's own in DIR (sources list, package
+# lists, cache) naming Debian's bookworm and trixie with their security and backports
+# suites, for arm64 and amd64, so that the kernels a harness tests do not depend on
+# the machine's release or its apt sources, which are never changed.  The lists are
+# fetched again when older than a day.  Sets apt_get and apt_cache (arrays); fetch
+# then downloads through it.
+debian_apt() {
+	local dir=$1 mirror=${THERMPRESS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local security=${THERMPRESS_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg suite
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	{
+		for suite in bookworm bookworm-backports trixie trixie-backports; do
+			echo "deb [arch=arm64,amd64 signed-by=$key] $mirror $suite main"
+		done
+		for suite in bookworm-security trixie-security; do
+			echo "deb [arch=arm64,amd64 signed-by=$key] $security $suite main"
+		done
+	} >"$dir/sources.list.new"
+	local opts=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$dir/lists" -o Dir::State::status=/dev/null
+		-o Dir::Cache="$dir/cache" -o APT::Architectures::=amd64 -o APT::Architectures::=arm64
+		-o Acquire::Languages=none -o APT::Sandbox::User=root)
+	apt_get=(apt-get "${opts[@]}")
+	apt_cache=(apt-cache "${opts[@]}")
+	if ! cmp -s "$dir/sources.list.new" "$dir/sources.list" ||
+		[ -z "$(find "$dir/update.stamp" -mmin -1440 2>/dev/null)" ]; then
+		mv "$dir/sources.list.new" "$dir/sources.list"
+		log "fetching Debian's package lists into $dir (bookworm, trixie: arm64, amd64)"
+		"${apt_get[@]}" update >"$dir/update.log" 2>&1 ||
+			die "apt-get update of the harness's own apt state failed (see $dir/update.log)"
+		touch "$dir/update.stamp"
+	fi
+	rm -f "$dir/sources.list.new"
+}
+
+# debian_kernel_pkg LINE FLAVOUR: the image package of the newest Debian kernel of
+# LINE (6.1, 6.12, 7.3) in debian_apt's lists, e.g. linux-image-6.12.118+deb13-arm64,
+# found through the flavour's metapackage (linux-image-arm64 versions 6.12.118-1,
+# 7.3.4-1~bpo13+1, ...); sets kpkg, krel (the release uname -r gives) and kver
+# (the package version)
+debian_kernel_pkg() {
+	local line=$1 flavour=$2 arch=${2##*-} meta
+	meta=$("${apt_cache[@]}" madison "linux-image-$flavour:$arch" 2>/dev/null |
+		awk -v l="$line." '{ v = $3 } index(v, l) == 1 { print v }' | sort -V | tail -1)
+	[ -n "$meta" ] || die "no linux-image-$flavour of Linux $line in Debian's archive"
+	kpkg=$("${apt_cache[@]}" show "linux-image-$flavour:$arch=$meta" 2>/dev/null |
+		sed -n "s/^Depends:.*\(linux-image-$line[^ ,]*-$flavour\) (= .*/\1/p" | head -1)
+	[ -n "$kpkg" ] || die "linux-image-$flavour $meta names no kernel image package"
+	krel=${kpkg#linux-image-}
+	kver=$meta
+}
 
 # resolve_dirs: after the options, tpbuild relative to the top and bdir made and absolute
 resolve_dirs() {
