@@ -69,7 +69,9 @@ if [ "$(cat "$bdir/extract.stamp" 2>/dev/null)" != "$stamp" ]; then
 	depmod -b "$img" "$krel"
 	for p in "${hdr_pkgs[@]}"; do dpkg-deb -x "$(deb "$p" "$kver")" "$hdr"; done
 	# the arm64 headers include the common ones by absolute path
-	sed -i "s|^include /usr/src/|include $hdr/usr/src/|" "$hdr/usr/src/linux-headers-$krel/Makefile"
+	# (and 7.x names its own directory as KBUILD_OUTPUT, by absolute path too)
+	sed -i -e "s|^include /usr/src/|include $hdr/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$hdr/usr/src/|" "$hdr/usr/src/linux-headers-$krel/Makefile"
 	kbuild_glibc_wrap "$hdr"
 	echo "$stamp" >"$bdir/extract.stamp"
 fi
