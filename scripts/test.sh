@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: dependencies, a normal build and an ASan/UBSan build with every
 # meson suite in both, each libFuzzer target briefly, the arm64 cross build's unit tests
-# under qemu-user, the patched kernel under qemu (x86_64, and i386 for 32-bit), and Debian's stock arm64 kernel and
+# under qemu-user, the patched kernel under qemu (x86_64, and i386 for 32-bit), Debian's stock amd64 kernels
+# 6.12 and 7.3 under qemu, and Debian's stock arm64 kernels 6.1, 6.12 and 7.3 and
 # the patched kernel built for arm64 on a big.LITTLE board in qemu.  Ends with one line
 # "N passed, N failed" over everything that ran.
 #   scripts/test.sh                 everything
@@ -73,10 +74,13 @@ if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ -f kernel/run.sh ]; then
   # the series booted as a 32-bit kernel: caps where the pressure's product overflows 32 bits
   if bash kernel/i386/run.sh; then passed=$((passed + 1))
   else echo "thermpress: i386 kernel run failed" >&2; failed=$((failed + 1)); fi
+  # Debian's stock amd64 kernels 6.12 and 7.3 in a qemu guest (no cpufreq there)
+  if bash kernel/x86-stock/run.sh --thermpress-build build; then passed=$((passed + 1))
+  else echo "thermpress: x86 stock-kernel runs failed" >&2; failed=$((failed + 1)); fi
 fi
 
-# The arm64 big.LITTLE board with Debian's stock kernel, running the cross build
-# (kernel/README.md): 1.5 to 3 minutes.
+# The arm64 big.LITTLE board with Debian's stock kernels 6.1, 6.12 and 7.3 in turn,
+# running the cross build (kernel/README.md): 2 to 4 minutes each.
 if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ] && [ "${THERMPRESS_SKIP_ARM64:-0}" != 1 ]; then
   if bash kernel/arm64/run.sh --thermpress-build build-arm64; then passed=$((passed + 1))
   else echo "thermpress: arm64 stock-kernel run failed" >&2; failed=$((failed + 1)); fi
