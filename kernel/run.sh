@@ -62,7 +62,7 @@ resolve_dirs
 
 src="$bdir/linux-source-6.1"
 obj="$bdir/obj"
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/linux-source-6.1.tar.xz	# when installed; else downloaded below
 
 for tool in make gcc flex bison bc cpio gzip qemu-system-x86_64 git; do
 	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install -y flex bison libelf-dev bc libssl-dev cpio qemu-system-x86 busybox-static)"
@@ -78,9 +78,17 @@ git_k() { git -C "$src" -c user.name="thermpress developers" \
 # ---- 1. source -------------------------------------------------------------
 t_build=$(now)
 if ! git_k rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
-	if [ ! -f "$tarball" ]; then
-		log "installing linux-source-6.1"
-		apt-get install -y linux-source-6.1 >&2 || die "cannot install linux-source-6.1"
+	if [ ! -f "$tarball" ]; then	# Debian 12's package, on any host release
+		debs="$bdir/debs"
+		mkdir -p "$debs"
+		debian_apt "$top/build-debian-apt"
+		srcver=$("${apt_cache[@]}" madison linux-source-6.1 | awk '{ print $3 }' | sort -V | tail -1)
+		[ -n "$srcver" ] || die "no linux-source-6.1 in Debian's archive"
+		fetch "linux-source-6.1=$srcver"
+		rm -rf "$bdir/linux-source-deb"
+		dpkg-deb -x "$(deb linux-source-6.1 "$srcver")" "$bdir/linux-source-deb"
+		tarball="$bdir/linux-source-deb/usr/src/linux-source-6.1.tar.xz"
+		[ -f "$tarball" ] || die "linux-source-6.1 $srcver has no usr/src/linux-source-6.1.tar.xz"
 	fi
 	log "extracting $tarball"
 	rm -rf "$src" "$obj"
