@@ -258,6 +258,22 @@ cat /tmp/tpo
 if grep -q 1805 /tmp/tpo && grep -q "$p2" /tmp/tpo; then ok "top --once shows the big cluster at 1805 MHz, pressure $p2"
 else bad "top --once: no 1805 MHz / pressure $p2"; fi
 
+# one Prometheus scrape while the governor holds the cap: the same facts as show
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+thermpress export --listen 127.0.0.1:9465 >/tmp/exp.out 2>&1 &
+ep=$!
+if wait_for 10 sh -c 'wget -qO /tmp/metrics http://127.0.0.1:9465/metrics 2>/dev/null'; then
+	eq "export (hot): thermpress_up 1" "$(grep -c '^thermpress_up 1' /tmp/metrics)" 1
+	eq "export (hot): cpu4's pressure = the kernel's" \
+		"$(sed -n 's/^thermpress_cpu_pressure{cpu="4"[^}]*} //p' /tmp/metrics)" "$(kpressure 4)"
+	eq "export (hot): the big cooling device in state 2" \
+		"$(grep -c '^thermpress_cooling_device_state{.*type="cpufreq-cpu4".*} 2$' /tmp/metrics)" 1
+else
+	bad "export (hot): no answer on 127.0.0.1:9465: $(cat /tmp/exp.out)"
+fi
+kill $ep 2>/dev/null
+wait $ep 2>/dev/null
+
 # the kernel's own average, read by thermpress with BPF while the zone caps the big cluster:
 # marked as read, nonzero, and the value the probe saw in force at the snapshot's time
 # (or a later update: the map is read just after time_ns is taken)

@@ -51,13 +51,13 @@ fi
 eq "cap set refused: no state file left" "$(ls /run/thermpress 2>/dev/null | wc -l)" 0
 
 tp "top --once" top --once
-tp "export --once style scrape" version
+tp "version" version
 thermpress export --listen 127.0.0.1:9465 >/tmp/exp.out 2>&1 &
 ep=$!
 if wait_for 10 sh -c 'wget -qO /tmp/metrics http://127.0.0.1:9465/metrics 2>/dev/null'; then
 	eq "export: thermpress_up 1" "$(grep -c '^thermpress_up 1' /tmp/metrics)" 1
 	eq "export: no frequency series for CPUs without cpufreq" \
-		"$(grep -c '^thermpress_cpu_max_freq_khz{' /tmp/metrics)" 0
+		"$(grep -c '^thermpress_cpu_max_frequency_hertz{' /tmp/metrics)" 0
 else
 	bad "export: no answer on 127.0.0.1:9465: $(cat /tmp/exp.out)"
 fi
