@@ -125,8 +125,10 @@ if command -v clang >/dev/null && [ -f /usr/include/bpf/bpf_helpers.h ] &&
 	mkdir -p "$probe"
 	clang -O2 -g -target bpf -I/usr/include/aarch64-linux-gnu -c "$here/bpf/pelt_thermal.bpf.c" \
 		-o "$probe/pelt_thermal.bpf.o" || die "cannot build kernel/arm64/bpf/pelt_thermal.bpf.c"
-	clang -O2 -g -target bpf -I/usr/include/aarch64-linux-gnu -c "$here/bpf/sched_inputs.bpf.c" \
-		-o "$probe/sched_inputs.bpf.o" || die "cannot build kernel/arm64/bpf/sched_inputs.bpf.c"
+	for o in sched_inputs sched_trace; do
+		clang -O2 -g -target bpf -I/usr/include/aarch64-linux-gnu -c "$here/bpf/$o.bpf.c" \
+			-o "$probe/$o.bpf.o" || die "cannot build kernel/arm64/bpf/$o.bpf.c"
+	done
 	aarch64-linux-gnu-gcc -O2 -Wall -Wextra -o "$probe/tp-sched-inputs" "$here/bpf/sched_inputs.c" -lbpf ||
 		die "cannot build kernel/arm64/bpf/sched_inputs.c"
 	aarch64-linux-gnu-gcc -O2 -Wall -Wextra -o "$probe/tp-avg-probe" "$here/bpf/avg_probe.c" -lbpf ||
@@ -141,7 +143,7 @@ fi
 extra_initramfs() {
 	if [ $with_bpf = 1 ]; then
 		cp "$probe/tp-avg-probe" "$probe/tp-sched-inputs" "$1/usr/bin/"
-		cp "$probe/pelt_thermal.bpf.o" "$probe/sched_inputs.bpf.o" "$1/usr/lib/"
+		cp "$probe/pelt_thermal.bpf.o" "$probe/sched_inputs.bpf.o" "$probe/sched_trace.bpf.o" "$1/usr/lib/"
 		echo "$1/usr/bin/tp-avg-probe"
 		echo "$1/usr/bin/tp-sched-inputs"
 	fi
