@@ -25,6 +25,7 @@
 #define SUB_NONE "no thermal pressure (RT, DL and IRQ time only)"
 #define SUB_THERMAL "rq->avg_thermal (then RT, DL and IRQ time)"
 #define SUB_MAX "max(hw_load_avg, cpufreq_pressure) in get_actual_cpu_capacity() (then RT, DL and IRQ time)"
+#define SUB_CPUFREQ "cpufreq_pressure in get_actual_cpu_capacity(): hw_load_avg is 0 without CONFIG_SCHED_HW_PRESSURE (then RT, DL and IRQ time)"
 #define NAMES_NONE "-"
 #define NAMES_THERMAL "event thermal_pressure/thermal_pressure_update (5.19+); tracepoint pelt_thermal_tp; rq->avg_thermal; per-CPU thermal_pressure; boot option sched_thermal_decay_shift="
 #define NAMES_CPUFREQ "per-CPU cpufreq_pressure; no event or tracepoint carries it"
@@ -48,31 +49,31 @@ static const struct stock_model_row rows[] = {
 	{ V(6, 10, 0), V(6, 12, 101), ARM, TP_STOCK_MODEL_CPUFREQ_HW, STOCK_REF_ARCH,
 	  FEEDS_POLICY_HW, AVG_HW, SUB_MAX, NAMES_HW },
 	{ V(6, 10, 0), V(6, 12, 101), RISCV, TP_STOCK_MODEL_CPUFREQ, STOCK_REF_ARCH,
-	  FEEDS_POLICY, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_POLICY, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(6, 10, 0), V(6, 12, 101), X86 | OTHER, TP_STOCK_MODEL_NONE, STOCK_REF_ZERO,
-	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(6, 12, 101), V(6, 13, 0), ARM, TP_STOCK_MODEL_CPUFREQ_HW, STOCK_REF_ARCH_OR_MAX,
 	  FEEDS_POLICY_HW, AVG_HW, SUB_MAX, NAMES_HW },
 	{ V(6, 12, 101), V(6, 13, 0), RISCV | X86 | OTHER, TP_STOCK_MODEL_CPUFREQ,
-	  STOCK_REF_ARCH_OR_MAX, FEEDS_POLICY, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  STOCK_REF_ARCH_OR_MAX, FEEDS_POLICY, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(6, 13, 0), V(7, 2, 0), ARM, TP_STOCK_MODEL_CPUFREQ_HW, STOCK_REF_ARCH,
 	  FEEDS_POLICY_HW, AVG_HW, SUB_MAX, NAMES_HW },
 	{ V(6, 13, 0), V(7, 2, 0), RISCV, TP_STOCK_MODEL_CPUFREQ, STOCK_REF_ARCH,
-	  FEEDS_POLICY, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_POLICY, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(6, 13, 0), V(7, 2, 0), X86 | OTHER, TP_STOCK_MODEL_NONE, STOCK_REF_ZERO,
-	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(7, 2, 0), V(7, 3, 0), ARM, TP_STOCK_MODEL_CPUFREQ_HW, STOCK_REF_ARCH_OR_MAX,
 	  FEEDS_POLICY_HW, AVG_HW, SUB_MAX, NAMES_HW },
 	{ V(7, 2, 0), V(7, 3, 0), RISCV | X86 | OTHER, TP_STOCK_MODEL_CPUFREQ,
-	  STOCK_REF_ARCH_OR_MAX, FEEDS_POLICY, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  STOCK_REF_ARCH_OR_MAX, FEEDS_POLICY, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(7, 3, 0), OPEN_END, ARM, TP_STOCK_MODEL_CPUFREQ_HW, STOCK_REF_ARCH_OR_DRIVER,
 	  FEEDS_POLICY_HW, AVG_HW, SUB_MAX, NAMES_HW },
 	{ V(7, 3, 0), OPEN_END, RISCV, TP_STOCK_MODEL_CPUFREQ, STOCK_REF_ARCH_OR_DRIVER,
-	  FEEDS_POLICY, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_POLICY, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(7, 3, 0), OPEN_END, X86, TP_STOCK_MODEL_NONE, STOCK_REF_ARCH_OR_DRIVER,
-	  FEEDS_HYBRID, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_HYBRID, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 	{ V(7, 3, 0), OPEN_END, OTHER, TP_STOCK_MODEL_NONE, STOCK_REF_ZERO,
-	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_MAX, NAMES_CPUFREQ },
+	  FEEDS_ZERO_REF, AVG_CPUFREQ, SUB_CPUFREQ, NAMES_CPUFREQ },
 };
 
 const struct stock_model_row *stock_model_rows(size_t *n)
@@ -126,7 +127,7 @@ static void version_text(const struct stock_version *v, char *buf, size_t len)
 		snprintf(buf, len, "%d.%d", v->major, v->minor);
 }
 
-/* "< 5.7", "6.10 to 6.12.100", "6.12.101 to 6.12", "7.3 and later" */
+/* "< 5.7", "6.10 to 6.12.100", "6.12.101 and later 6.12", "7.2", "7.3 and later" */
 void stock_model_range_text(const struct stock_model_row *r, char *buf, size_t len)
 {
 	char from[32], last[32];
@@ -137,15 +138,22 @@ void stock_model_range_text(const struct stock_model_row *r, char *buf, size_t l
 		snprintf(buf, len, "%s and later", from);
 		return;
 	}
-	/* the last release before "to": x.y.(z-1), or the series x.(y-1) */
-	if (end.sublevel)
-		end.sublevel--;
-	else if (end.minor)
-		end.minor--;
-	version_text(&end, last, sizeof(last));
-	if (r->from.major == 0)
+	if (r->from.major == 0) {
 		snprintf(buf, len, "< %d.%d", r->to.major, r->to.minor);
-	else if (strcmp(from, last) == 0)
+		return;
+	}
+	/* the last release before "to": x.y.(z-1), or the whole series x.(y-1) */
+	if (end.sublevel) {
+		end.sublevel--;
+	} else if (end.minor) {
+		end.minor--;
+		if (end.major == r->from.major && end.minor == r->from.minor && r->from.sublevel) {
+			snprintf(buf, len, "%s and later %d.%d", from, end.major, end.minor);
+			return;
+		}
+	}
+	version_text(&end, last, sizeof(last));
+	if (strcmp(from, last) == 0)
 		snprintf(buf, len, "%s", from);
 	else
 		snprintf(buf, len, "%s to %s", from, last);
