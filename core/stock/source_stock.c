@@ -385,6 +385,72 @@ void stock_sample(struct stock *s)
 	sample_at(s, mono_ns(), NULL);
 }
 
+/* The snapshot's domain of a cpu of policy p (NULL: none), numbered in order of first cpu. */
+static int cpu_domain(struct tp_snapshot *snap, struct stock_policy *p)
+{
+	struct tp_domain *d;
+
+	if (!p)
+		return TP_NONE;	/* without cpufreq, no domain */
+	if (p->domain >= 0)
+		return p->domain;
+	d = &snap->domains[snap->nr_domains];
+	d->id = p->id;
+	snprintf(d->name, sizeof(d->name), "cluster%zu", snap->nr_domains);
+	p->domain = (int)snap->nr_domains;
+	return (int)snap->nr_domains++;
+}
+
+/* o's avg_pressure and capacity: the kernel's average when read, else the estimate. */
+static void cpu_average(const struct stock *s, struct stock_cpu *c, struct tp_cpu *o,
+			const struct stock_policy *p, int64_t pressure)
+{
+	if (s->kernel.model == TP_STOCK_MODEL_NONE) {
+		/* the kernel keeps no average: none, not an estimated 0 */
+		o->avg_pressure = TP_NONE;
+		o->capacity = c->max_capacity;
+	} else if (pressure != TP_NONE && c->avg_from_kernel) {
+		/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
+		o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
+			(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
+		o->avg_estimated = false;
+		c->avg_from_kernel = true;
+		o->capacity = c->max_capacity - o->avg_pressure;
+		if (o->capacity < 1)
+			o->capacity = 1;
+	} else if (pressure != TP_NONE && c->avg_started &&
+	    (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT || c->avg_ok)) {
+		o->avg_pressure = (int64_t)c->avg_value;
+		o->avg_estimated = true;
+		o->capacity = c->max_capacity - o->avg_pressure;
+		if (o->capacity < 1)
+			o->capacity = 1;
+	} else {
+		o->avg_pressure = TP_NONE;
+		/* no cpufreq: nothing can cap the cpu, the scheduler sees it whole */
+		o->capacity = p ? TP_NONE : c->max_capacity;
+	}
+}
+
+/* Two frequency domains of different capacity: big.LITTLE, name them so. */
+static void name_big_little(const struct stock *s, struct tp_snapshot *snap)
+{
+	int64_t cap0 = TP_NONE, cap1 = TP_NONE;
+
+	if (snap->nr_domains != 2 || s->nr_policies != 2)
+		return;
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		if (snap->cpus[i].domain == 0 && cap0 == TP_NONE)
+			cap0 = snap->cpus[i].max_capacity;
+		if (snap->cpus[i].domain == 1 && cap1 == TP_NONE)
+			cap1 = snap->cpus[i].max_capacity;
+	}
+	if (cap0 != cap1) {
+		snprintf(snap->domains[cap0 < cap1 ? 0 : 1].name, TP_NAME_MAX, "little");
+		snprintf(snap->domains[cap0 < cap1 ? 1 : 0].name, TP_NAME_MAX, "big");
+	}
+}
+
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
 	struct stock *s = src->priv;
@@ -446,19 +512,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 				if (online[j] == c->cpu)
 					o->online = 1;
 		}
-		/* domains (cpufreq policies) in order of their first cpu; without cpufreq, none */
-		if (!p) {
-			o->domain = TP_NONE;
-		} else if (p->domain < 0) {
-			struct tp_domain *d = &snap->domains[snap->nr_domains];
-
-			d->id = p->id;
-			snprintf(d->name, sizeof(d->name), "cluster%zu", snap->nr_domains);
-			p->domain = (int)snap->nr_domains;
-			o->domain = (int)snap->nr_domains++;
-		} else {
-			o->domain = p->domain;
-		}
+		o->domain = cpu_domain(snap, p);
 		o->max_capacity = c->max_capacity;
 		o->max_freq_khz = p ? p->hw_max_khz : TP_NONE;
 		o->min_freq_khz = p ? p->hw_min_khz : TP_NONE;
@@ -466,47 +520,9 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */
 		o->pressure = pressure;
-		if (s->kernel.model == TP_STOCK_MODEL_NONE) {
-			/* the kernel keeps no average: none, not an estimated 0 */
-			o->avg_pressure = TP_NONE;
-			o->capacity = c->max_capacity;
-		} else if (pressure != TP_NONE && c->avg_from_kernel) {
-			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
-			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
-				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
-			o->avg_estimated = false;
-			c->avg_from_kernel = true;
-			o->capacity = c->max_capacity - o->avg_pressure;
-			if (o->capacity < 1)
-				o->capacity = 1;
-		} else if (pressure != TP_NONE && c->avg_started &&
-		    (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT || c->avg_ok)) {
-			o->avg_pressure = (int64_t)c->avg_value;
-			o->avg_estimated = true;
-			o->capacity = c->max_capacity - o->avg_pressure;
-			if (o->capacity < 1)
-				o->capacity = 1;
-		} else {
-			o->avg_pressure = TP_NONE;
-			/* no cpufreq: nothing can cap the cpu, the scheduler sees it whole */
-			o->capacity = p ? TP_NONE : c->max_capacity;
-		}
+		cpu_average(s, c, o, p, pressure);
 	}
-	/* two frequency domains of different capacity: big.LITTLE, name them so */
-	if (snap->nr_domains == 2 && s->nr_policies == 2) {
-		int64_t cap0 = TP_NONE, cap1 = TP_NONE;
-
-		for (size_t i = 0; i < snap->nr_cpus; i++) {
-			if (snap->cpus[i].domain == 0 && cap0 == TP_NONE)
-				cap0 = snap->cpus[i].max_capacity;
-			if (snap->cpus[i].domain == 1 && cap1 == TP_NONE)
-				cap1 = snap->cpus[i].max_capacity;
-		}
-		if (cap0 != cap1) {
-			snprintf(snap->domains[cap0 < cap1 ? 0 : 1].name, TP_NAME_MAX, "little");
-			snprintf(snap->domains[cap0 < cap1 ? 1 : 0].name, TP_NAME_MAX, "big");
-		}
-	}
+	name_big_little(s, snap);
 	free(online);
 	free(capped);
 	return 0;
