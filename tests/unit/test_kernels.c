@@ -320,6 +320,14 @@ static void test_config_places(void **state)
 	drop("lib/modules/7.3.4+deb13-arm64/config");
 }
 
+static bool has_note(const struct tp_stock_info *info, const char *text)
+{
+	for (size_t i = 0; i < info->nr_notes; i++)
+		if (strstr(info->notes[i], text))
+			return true;
+	return false;
+}
+
 /* x86 on 6.12.118: a scaling_max_freq cap is cpufreq pressure against cpuinfo_max_freq. */
 static void test_x86_612_pressure(void **state)
 {
@@ -357,15 +365,49 @@ static void test_x86_612_pressure(void **state)
 	assert_int_equal(snap.cpus[0].pressure, 0);
 	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
 	assert_false(info.reference_assumed);	/* nothing is divided */
-	{
-		bool found = false;
-
-		for (size_t i = 0; i < info.nr_notes; i++)
-			found |= strstr(info.notes[i], "intel_pstate on a hybrid CPU") != NULL;
-		assert_true(found);
-	}
+	assert_true(has_note(&info, "intel_pstate on a hybrid CPU"));
 	tp_stock_info_release(&info);
 	tp_snapshot_release(&snap);
+	tp_source_close(src);
+}
+
+/*
+ * arm64 6.12: the note that hardware pressure is taken as 0 only while the kernel's
+ * rq->avg_hw is not read.  The BPF reader needs the running kernel, so the test marks
+ * the source as having read it (kernel_avg.c is not reached: it was "tried" already).
+ */
+static void test_hw_note_only_when_not_read(void **state)
+{
+	struct tp_open_options opts = { .kind = TP_SOURCE_STOCK, .root = root,
+					.plugin_dir = "/nonexistent" };
+	struct tp_source *src = NULL;
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	struct stock *s;
+	char loaded;
+
+	kernel("aarch64", "6.12.118+deb13-arm64", NULL);
+	put("sys/devices/system/cpu/possible", "0\n");
+	put("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "2000000\n");
+	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq", "2000000\n");
+	assert_int_equal(tp_source_open(&opts, &src, &err), 0);
+	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+	assert_false(info.kernel_avg_read);
+	assert_true(has_note(&info, "hardware pressure (firmware or LMh throttling) is taken as 0"));
+	tp_stock_info_release(&info);
+	tp_source_close(src);
+
+	assert_int_equal(tp_source_open(&opts, &src, &err), 0);
+	s = src->priv;
+	s->kernel_avg_tried = true;
+	s->kernel_avg = (struct stock_kernel_avg *)&loaded;
+	snprintf(s->kernel_avg_status, sizeof(s->kernel_avg_status),
+		 "read from the kernel (BPF on pelt_hw_tp: rq->avg_hw)");
+	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+	s->kernel_avg = NULL;	/* nothing was loaded: nothing to close */
+	assert_true(info.kernel_avg_read);
+	assert_false(has_note(&info, "hardware pressure"));
+	tp_stock_info_release(&info);
 	tp_source_close(src);
 }
 
@@ -379,6 +421,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_sublevel_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_places, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_612_pressure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hw_note_only_when_not_read, setup, teardown),
 	};
 
 	if (argc != 2) {
