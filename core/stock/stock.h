@@ -3,7 +3,8 @@
  * The stock-kernel source, private to core/stock/.
  *
  * Layout: stock_sysfs.c reads files under the root (and the kernel's version,
- * command line and config); stock_freq.c is the one place that touches cpufreq
+ * command line and config); stock_model.c is the per-kernel model, one table that
+ * docs/kernels.md shows; stock_freq.c is the one place that touches cpufreq
  * (libcpupower on the real root, the same files directly under any other root);
  * stock_caps.c writes caps and keeps the state file; source_stock.c is the
  * tp_source_ops and the public tp_stock_* calls; kernel_avg.c reads the kernel's
