@@ -102,6 +102,25 @@ static int print_stock_notes(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The method of the caps in force (the state file's records), which a process that
+ * capped with --via cooling leaves behind; the default for the next cap otherwise.
+ */
+static void print_cap_method(struct cmd_ctx *ctx, const struct tp_stock_info *info)
+{
+	const char *next = tp_stock_cap_method_name(info->cap_method);
+
+	if (info->nr_pending_scaling && info->nr_pending_cooling)
+		out_printf(ctx, "cap method:        scaling_max_freq (%zu) and cooling (%zu) in force; next cap: %s\n",
+			   info->nr_pending_scaling, info->nr_pending_cooling, next);
+	else if (info->nr_pending_scaling || info->nr_pending_cooling)
+		out_printf(ctx, "cap method:        %s in force (%zu); next cap: %s\n",
+			   info->nr_pending_cooling ? "cooling" : "scaling_max_freq",
+			   info->nr_pending_scaling + info->nr_pending_cooling, next);
+	else
+		out_printf(ctx, "cap method:        %s (no cap in force)\n", next);
+}
+
 /* The stock-kernel part of show status. */
 static int print_stock_status(struct cmd_ctx *ctx)
 {
@@ -115,6 +134,10 @@ static int print_stock_status(struct cmd_ctx *ctx)
 	out_printf(ctx, "kernel:            %s (%s)\n", info.release[0] ? info.release : FMT_NONE,
 		   info.arch[0] ? info.arch : FMT_NONE);
 	out_printf(ctx, "kernel model:      %s\n", info.model_text[0] ? info.model_text : FMT_NONE);
+	out_printf(ctx, "reference freq:    kernel: %s; thermpress: %s\n",
+		   info.reference_rule[0] ? info.reference_rule : FMT_NONE,
+		   info.reference[0] ? info.reference : FMT_NONE);
+	out_printf(ctx, "kernel config:     %s\n", info.config_file[0] ? info.config_file : FMT_NONE);
 	if (info.decay_shift == TP_NONE)
 		out_printf(ctx, "decay shift:       %s (not used by this kernel%s)\n", FMT_NONE,
 			   info.decay_shift_from_cmdline ?
@@ -157,7 +180,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 		   trace_word(info.trace_thermal_pressure), trace_word(info.trace_hw_pressure),
 		   info.tracefs[0] ? " in " : " (tracefs not readable)", info.tracefs);
 	out_printf(ctx, "kernel average:    %s\n", info.kernel_avg[0] ? info.kernel_avg : FMT_NONE);
-	out_printf(ctx, "cap method:        %s\n", tp_stock_cap_method_name(info.cap_method));
+	print_cap_method(ctx, &info);
 	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : FMT_NONE);
 	if (info.nr_pending)
 		out_printf(ctx, "pending:           %zu limit%s pending (run 'thermpress cap restore')\n",

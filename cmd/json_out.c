@@ -186,6 +186,8 @@ static const char *model_name(enum tp_stock_model m)
 		return "thermal_pelt";
 	case TP_STOCK_MODEL_CPUFREQ_HW:
 		return "cpufreq_hw";
+	case TP_STOCK_MODEL_CPUFREQ:
+		return "cpufreq";
 	default:
 		return "none";
 	}
@@ -208,6 +210,12 @@ static struct json_object *json_stock(const struct tp_stock_info *info)
 	add(o, "arch", jstr(info->arch));
 	add(o, "model", json_object_new_string(model_name(info->model)));
 	add(o, "model_text", jstr(info->model_text));
+	add(o, "version_sublevel", info->version_sublevel == TP_NONE ? NULL :
+	    json_object_new_int(info->version_sublevel));
+	add(o, "config_file", jstr(info->config_file));
+	add(o, "reference_rule", jstr(info->reference_rule));
+	add(o, "reference", jstr(info->reference));
+	add(o, "reference_assumed", json_object_new_boolean(info->reference_assumed));
 	add(o, "decay_shift", info->decay_shift == TP_NONE ? NULL : json_object_new_int(info->decay_shift));
 	add(o, "decay_shift_from_cmdline", json_object_new_boolean(info->decay_shift_from_cmdline));
 	add(o, "has_cpufreq", json_object_new_boolean(info->has_cpufreq));
@@ -257,6 +265,8 @@ static struct json_object *json_stock(const struct tp_stock_info *info)
 	add(o, "cap_method", json_object_new_string(tp_stock_cap_method_name(info->cap_method)));
 	add(o, "state_file", jstr(info->state_file));
 	add(o, "nr_pending", json_object_new_int64((int64_t)info->nr_pending));
+	add(o, "nr_pending_scaling", json_object_new_int64((int64_t)info->nr_pending_scaling));
+	add(o, "nr_pending_cooling", json_object_new_int64((int64_t)info->nr_pending_cooling));
 	for (size_t i = 0; i < info->nr_notes; i++)
 		json_object_array_add(notes, json_object_new_string(info->notes[i]));
 	add(o, "notes", notes);

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Installs everything thermpress needs to build and test on Debian 12 (run as root).
+# Installs everything thermpress needs to build and test on Debian 12 or 13 (run as root).
 # Fast when everything is there: one dpkg-query per package, no apt-get update.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
+# The libFuzzer runtime must match the release's default clang (clang 14 on Debian 12,
+# clang 19 on Debian 13); the other release has no such package
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+case "$codename" in
+  bookworm) clang_rt=libclang-rt-14-dev ;;
+  trixie) clang_rt=libclang-rt-19-dev ;;
+  *) echo "thermpress: scripts/deps.sh knows Debian bookworm and trixie, not '$codename' (VERSION_CODENAME in /etc/os-release)" >&2
+     exit 1 ;;
+esac
 packages=(
   build-essential meson ninja-build pkg-config git
   libcli-dev libjson-c-dev libfuse3-dev fuse3 libncurses-dev libcpupower-dev
@@ -20,7 +29,7 @@ packages=(
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   universal-ctags  # scripts/func-lengths.sh: the cmd/ function length test
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime
-  clang libclang-rt-14-dev
+  clang "$clang_rt"
   # the arm64 cross build (cross/aarch64-linux-gnu.ini; its tests run under qemu-user) and the
   # arm64 big.LITTLE board with Debian's stock kernel (kernel/arm64/)
   gcc-aarch64-linux-gnu qemu-user qemu-system-arm device-tree-compiler kmod

@@ -4,10 +4,10 @@
  * interfaces under a root, mapped onto tp_snapshot with what the running kernel
  * does with thermal pressure (core/stock/README.md):
  *
- *   kernel, arch            pressure column (what the scheduler is fed)      avg column
- *   < 5.7, or not arm*      0                                                none (TP_NONE)
- *   5.7..6.9, arm/arm64     from the cpufreq cooling device's cur_state      pelt estimate, shift from cmdline
- *   6.10+, arm/arm64        cpufreq pressure from policy->max                = pressure (hw_pressure unseen)
+ *   model (docs/kernels.md)  pressure column (what the scheduler is fed)        avg column
+ *   none                     0                                                   none (TP_NONE)
+ *   thermal_pelt             from the cpufreq cooling device's cur_state         pelt estimate, shift from cmdline
+ *   cpufreq_hw, cpufreq      cpufreq pressure: policy->max against the reference  = pressure (hw_pressure unseen)
  *
  * No stock kernel exposes the averaged value in a file.  As root on the running
  * system's root, with BTF, it is read with BPF (kernel_avg.c): avg_pressure is the
@@ -42,6 +42,7 @@ static const char *model_backend(const struct stock *s)
 	case TP_STOCK_MODEL_THERMAL_PELT:
 		return "pelt";
 	case TP_STOCK_MODEL_CPUFREQ_HW:
+	case TP_STOCK_MODEL_CPUFREQ:
 		return "instant";
 	default:
 		return "";
@@ -54,6 +55,7 @@ static int64_t model_decay_ms(const struct stock *s)
 	case TP_STOCK_MODEL_THERMAL_PELT:
 		return (int64_t)32 << s->kernel.shift;
 	case TP_STOCK_MODEL_CPUFREQ_HW:
+	case TP_STOCK_MODEL_CPUFREQ:
 		return 0;
 	default:
 		return TP_NONE;
@@ -150,6 +152,7 @@ static int read_policies(struct stock *s, struct tp_error *err)
 		p->nr_cpus = nrel;
 		p->id = related[0];
 		p->cooling = -1;
+		p->ref_khz = TP_NONE;	/* arch_scale_freq_ref() is not read (yet) */
 		if (stock_freq_available(s, c->cpu, &p->freqs, &p->nr_freqs) < 0) {
 			p->freqs = NULL;
 			p->nr_freqs = 0;
@@ -262,6 +265,17 @@ int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_erro
 
 /* ---- Reading --------------------------------------------------------------- */
 
+int64_t stock_reference_khz(const struct stock *s, const struct stock_policy *p, bool *assumed)
+{
+	*assumed = p->ref_khz == TP_NONE;
+	if (*assumed)
+		return p->hw_max_khz;
+	/* the kernel's fallback when arch_scale_freq_ref() is 0 */
+	if (p->ref_khz == 0 && s->kernel.row->reference == STOCK_REF_ARCH_OR_MAX)
+		return p->hw_max_khz;
+	return p->ref_khz;
+}
+
 /* What the scheduler is fed for cpu c now, given its policy's capped frequency. */
 static int64_t cpu_pressure(const struct stock *s, const struct stock_cpu *c, int64_t capped,
 			    int64_t cooling_khz)
@@ -280,10 +294,15 @@ static int64_t cpu_pressure(const struct stock *s, const struct stock_cpu *c, in
 		return (int64_t)tp_pressure((uint64_t)c->max_capacity, (uint64_t)cooling_khz,
 					    (uint64_t)p->hw_max_khz);
 	case TP_STOCK_MODEL_CPUFREQ_HW:
-		if (capped == TP_NONE)
+	case TP_STOCK_MODEL_CPUFREQ: {
+		bool assumed;
+		int64_t ref = stock_reference_khz(s, p, &assumed);
+
+		if (capped == TP_NONE || ref < 0)
 			return TP_NONE;
 		return (int64_t)tp_pressure((uint64_t)c->max_capacity, (uint64_t)capped,
-					    (uint64_t)p->hw_max_khz);
+					    (uint64_t)ref);
+	}
 	default:
 		return 0;
 	}
@@ -298,7 +317,8 @@ static void estimate(struct stock *s, struct stock_cpu *c, uint64_t now, int64_t
 		return;
 	}
 	if (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT) {
-		c->avg_value = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW ? (uint64_t)pressure : 0;
+		/* cpufreq pressure is not averaged; no model: nothing to average */
+		c->avg_value = s->kernel.model == TP_STOCK_MODEL_NONE ? 0 : (uint64_t)pressure;
 		c->avg_started = true;
 		return;
 	}
@@ -365,6 +385,72 @@ void stock_sample(struct stock *s)
 	sample_at(s, mono_ns(), NULL);
 }
 
+/* The snapshot's domain of a cpu of policy p (NULL: none), numbered in order of first cpu. */
+static int cpu_domain(struct tp_snapshot *snap, struct stock_policy *p)
+{
+	struct tp_domain *d;
+
+	if (!p)
+		return TP_NONE;	/* without cpufreq, no domain */
+	if (p->domain >= 0)
+		return p->domain;
+	d = &snap->domains[snap->nr_domains];
+	d->id = p->id;
+	snprintf(d->name, sizeof(d->name), "cluster%zu", snap->nr_domains);
+	p->domain = (int)snap->nr_domains;
+	return (int)snap->nr_domains++;
+}
+
+/* o's avg_pressure and capacity: the kernel's average when read, else the estimate. */
+static void cpu_average(const struct stock *s, struct stock_cpu *c, struct tp_cpu *o,
+			const struct stock_policy *p, int64_t pressure)
+{
+	if (s->kernel.model == TP_STOCK_MODEL_NONE) {
+		/* the kernel keeps no average: none, not an estimated 0 */
+		o->avg_pressure = TP_NONE;
+		o->capacity = c->max_capacity;
+	} else if (pressure != TP_NONE && c->avg_from_kernel) {
+		/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
+		o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
+			(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
+		o->avg_estimated = false;
+		c->avg_from_kernel = true;
+		o->capacity = c->max_capacity - o->avg_pressure;
+		if (o->capacity < 1)
+			o->capacity = 1;
+	} else if (pressure != TP_NONE && c->avg_started &&
+	    (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT || c->avg_ok)) {
+		o->avg_pressure = (int64_t)c->avg_value;
+		o->avg_estimated = true;
+		o->capacity = c->max_capacity - o->avg_pressure;
+		if (o->capacity < 1)
+			o->capacity = 1;
+	} else {
+		o->avg_pressure = TP_NONE;
+		/* no cpufreq: nothing can cap the cpu, the scheduler sees it whole */
+		o->capacity = p ? TP_NONE : c->max_capacity;
+	}
+}
+
+/* Two frequency domains of different capacity: big.LITTLE, name them so. */
+static void name_big_little(const struct stock *s, struct tp_snapshot *snap)
+{
+	int64_t cap0 = TP_NONE, cap1 = TP_NONE;
+
+	if (snap->nr_domains != 2 || s->nr_policies != 2)
+		return;
+	for (size_t i = 0; i < snap->nr_cpus; i++) {
+		if (snap->cpus[i].domain == 0 && cap0 == TP_NONE)
+			cap0 = snap->cpus[i].max_capacity;
+		if (snap->cpus[i].domain == 1 && cap1 == TP_NONE)
+			cap1 = snap->cpus[i].max_capacity;
+	}
+	if (cap0 != cap1) {
+		snprintf(snap->domains[cap0 < cap1 ? 0 : 1].name, TP_NAME_MAX, "little");
+		snprintf(snap->domains[cap0 < cap1 ? 1 : 0].name, TP_NAME_MAX, "big");
+	}
+}
+
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
 	struct stock *s = src->priv;
@@ -426,19 +512,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 				if (online[j] == c->cpu)
 					o->online = 1;
 		}
-		/* domains (cpufreq policies) in order of their first cpu; without cpufreq, none */
-		if (!p) {
-			o->domain = TP_NONE;
-		} else if (p->domain < 0) {
-			struct tp_domain *d = &snap->domains[snap->nr_domains];
-
-			d->id = p->id;
-			snprintf(d->name, sizeof(d->name), "cluster%zu", snap->nr_domains);
-			p->domain = (int)snap->nr_domains;
-			o->domain = (int)snap->nr_domains++;
-		} else {
-			o->domain = p->domain;
-		}
+		o->domain = cpu_domain(snap, p);
 		o->max_capacity = c->max_capacity;
 		o->max_freq_khz = p ? p->hw_max_khz : TP_NONE;
 		o->min_freq_khz = p ? p->hw_min_khz : TP_NONE;
@@ -446,47 +520,9 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			(cap > p->hw_max_khz ? p->hw_max_khz : cap) : TP_NONE;
 		o->capped_capacity = TP_NONE;	/* derived from pressure */
 		o->pressure = pressure;
-		if (s->kernel.model == TP_STOCK_MODEL_NONE) {
-			/* the kernel keeps no average: none, not an estimated 0 */
-			o->avg_pressure = TP_NONE;
-			o->capacity = c->max_capacity;
-		} else if (pressure != TP_NONE && c->avg_from_kernel) {
-			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
-			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
-				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
-			o->avg_estimated = false;
-			c->avg_from_kernel = true;
-			o->capacity = c->max_capacity - o->avg_pressure;
-			if (o->capacity < 1)
-				o->capacity = 1;
-		} else if (pressure != TP_NONE && c->avg_started &&
-		    (s->kernel.model != TP_STOCK_MODEL_THERMAL_PELT || c->avg_ok)) {
-			o->avg_pressure = (int64_t)c->avg_value;
-			o->avg_estimated = true;
-			o->capacity = c->max_capacity - o->avg_pressure;
-			if (o->capacity < 1)
-				o->capacity = 1;
-		} else {
-			o->avg_pressure = TP_NONE;
-			/* no cpufreq: nothing can cap the cpu, the scheduler sees it whole */
-			o->capacity = p ? TP_NONE : c->max_capacity;
-		}
+		cpu_average(s, c, o, p, pressure);
 	}
-	/* two frequency domains of different capacity: big.LITTLE, name them so */
-	if (snap->nr_domains == 2 && s->nr_policies == 2) {
-		int64_t cap0 = TP_NONE, cap1 = TP_NONE;
-
-		for (size_t i = 0; i < snap->nr_cpus; i++) {
-			if (snap->cpus[i].domain == 0 && cap0 == TP_NONE)
-				cap0 = snap->cpus[i].max_capacity;
-			if (snap->cpus[i].domain == 1 && cap1 == TP_NONE)
-				cap1 = snap->cpus[i].max_capacity;
-		}
-		if (cap0 != cap1) {
-			snprintf(snap->domains[cap0 < cap1 ? 0 : 1].name, TP_NAME_MAX, "little");
-			snprintf(snap->domains[cap0 < cap1 ? 1 : 0].name, TP_NAME_MAX, "big");
-		}
-	}
+	name_big_little(s, snap);
 	free(online);
 	free(capped);
 	return 0;
@@ -529,6 +565,10 @@ static int stock_set_backend(struct tp_source *src, const char *name, struct tp_
 		return tp_error_set(err, -EOPNOTSUPP,
 			"%s uses the cpufreq pressure at once (instant) and a fixed 32 ms pelt for hardware pressure; nothing switches that to %s: it needs a thermpress-patched kernel (or try it with --sim)",
 			k, name);
+	case TP_STOCK_MODEL_CPUFREQ:
+		return tp_error_set(err, -EOPNOTSUPP,
+			"%s uses the cpufreq pressure at once (instant) and has no hardware pressure; nothing switches that to %s: it needs a thermpress-patched kernel (or try it with --sim)",
+			k, name);
 	default:
 		return tp_error_set(err, -EOPNOTSUPP,
 			"%s on %s feeds no thermal pressure to the scheduler, so there is no backend to switch to %s: it needs a thermpress-patched kernel (or try it with --sim)",
@@ -564,6 +604,10 @@ static int stock_set_decay(struct tp_source *src, uint32_t decay_ms, struct tp_e
 	case TP_STOCK_MODEL_CPUFREQ_HW:
 		return tp_error_set(err, -EOPNOTSUPP,
 			"%s has no decay setting: since 6.10 the cpufreq pressure is not averaged, the hardware pressure's pelt half-life is fixed at 32 ms and sched_thermal_decay_shift= is ignored; a decay period needs a thermpress-patched kernel",
+			k);
+	case TP_STOCK_MODEL_CPUFREQ:
+		return tp_error_set(err, -EOPNOTSUPP,
+			"%s has no decay setting: since 6.10 the cpufreq pressure is not averaged and sched_thermal_decay_shift= is ignored; a decay period needs a thermpress-patched kernel",
 			k);
 	default:
 		return tp_error_set(err, -EOPNOTSUPP,
@@ -663,7 +707,9 @@ static int stock_restore_op(struct tp_source *src, struct tp_restore_report *rep
 
 static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
 {
-	return stock_pending(src->priv, out, err);
+	size_t scaling, cooling;
+
+	return stock_pending(src->priv, out, &scaling, &cooling, err);
 }
 
 static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
@@ -745,17 +791,16 @@ static int stock_thermal(struct tp_source *src, struct tp_thermal *out, struct t
 	return 0;
 }
 
-static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
-			  struct tp_error *err)
+/* The kernel's part of describe: version, model, decay, config, reference frequency. */
+static void describe_kernel(const struct stock *s, struct tp_stock_info *info)
 {
-	struct stock *s = src->priv;
 	const struct stock_kernel *k = &s->kernel;
-	char path[STOCK_PATH_MAX];
-	int rc;
+	bool assumed = true;
 
 	snprintf(info->release, sizeof(info->release), "%s", k->release);
 	info->version_major = k->major;
 	info->version_minor = k->minor;
+	info->version_sublevel = k->sublevel;
 	snprintf(info->arch, sizeof(info->arch), "%s", k->arch);
 	info->model = k->model;
 	stock_model_text(k, info->model_text, sizeof(info->model_text));
@@ -763,6 +808,91 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 	info->decay_shift_from_cmdline = k->shift_from_cmdline;
 	info->decay_ms = k->model == TP_STOCK_MODEL_THERMAL_PELT ? (int64_t)32 << k->shift : TP_NONE;
 	info->hz = k->hz;
+	if (k->config[0])
+		stock_path(s, info->config_file, sizeof(info->config_file), "%s", k->config);
+	snprintf(info->reference_rule, sizeof(info->reference_rule), "%s",
+		 stock_reference_rule(k->row->reference));
+	for (size_t i = 0; i < s->nr_policies; i++)
+		if (s->policies[i].ref_khz != TP_NONE)
+			assumed = false;
+	if (k->model != TP_STOCK_MODEL_CPUFREQ_HW && k->model != TP_STOCK_MODEL_CPUFREQ) {
+		snprintf(info->reference, sizeof(info->reference), "-");
+		assumed = false;
+	} else if (assumed) {
+		snprintf(info->reference, sizeof(info->reference),
+			 "cpuinfo_max_freq (assumed: arch_scale_freq_ref() is not readable without BPF)");
+	} else {
+		snprintf(info->reference, sizeof(info->reference),
+			 "arch_scale_freq_ref(), read from the kernel");
+	}
+	info->reference_assumed = assumed;
+}
+
+/* Every cooling device, with the policy it caps and the frequency of its state. */
+static int describe_cooling(const struct stock *s, struct tp_stock_info *info,
+			    struct tp_error *err)
+{
+	if (!s->nr_cooling)
+		return 0;
+	info->cooling = calloc(s->nr_cooling, sizeof(*info->cooling));
+	if (!info->cooling)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->nr_cooling; i++) {
+		const struct stock_cooling *c = &s->cooling[i];
+		struct tp_stock_cooling *o = &info->cooling[i];
+
+		o->id = c->id;
+		snprintf(o->type, sizeof(o->type), "%s", c->type);
+		o->max_state = c->max_state;
+		if (stock_cooling_state(s, c, &o->cur_state) < 0)
+			o->cur_state = TP_NONE;
+		o->domain = c->policy >= 0 ? s->policies[c->policy].id : TP_NONE;
+		o->cap_khz = c->policy >= 0 ?
+			stock_state_khz(&s->policies[c->policy], o->cur_state) : TP_NONE;
+	}
+	info->nr_cooling = s->nr_cooling;
+	return 0;
+}
+
+/* The notes about what the kernel does that the numbers alone do not say. */
+static void describe_model_notes(const struct stock *s, struct tp_stock_info *info)
+{
+	const struct stock_kernel *k = &s->kernel;
+
+	if (k->shift_warning[0])
+		add_note(info, "%s", k->shift_warning);
+	if (k->sublevel_matters)
+		add_note(info, "the release %s hides the sublevel and %s/proc/version names no Debian version, but the model depends on it: thermpress assumes %d.%d.0",
+			 k->release, root_name(s), k->major, k->minor);
+	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq)
+		add_note(info,
+			 "on this kernel only the cpufreq cooling device feeds thermal pressure: a cap through scaling_max_freq lowers the frequency "
+			 "but the scheduler does not count it (cap through the cooling device to create pressure)");
+	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq && !info->kernel_avg_read)
+		add_note(info,
+			 "the kernel does not expose the averaged pressure in a file: thermpress estimates it with pelt from its own samples, "
+			 "taking the pressure at its first sample as steady (as root with BTF it is read with BPF)");
+	/* read with BPF, avg_pressure includes it: nothing to warn about */
+	if (k->model == TP_STOCK_MODEL_CPUFREQ_HW && !info->kernel_avg_read)
+		add_note(info,
+			 "hardware pressure (firmware or LMh throttling) is taken as 0: the kernel's rq->avg_hw is not read (kernel average)%s",
+			 info->trace_hw_pressure == 1 ? "; trace hw_pressure/hw_pressure_update to see it" : "");
+	if (info->reference_assumed && s->has_cpufreq)
+		add_note(info, "thermpress divides policy->max by cpuinfo_max_freq, assumed to be the kernel's reference frequency (%s), which is not read without BPF",
+			 info->reference_rule);
+	if (k->arch_class == STOCK_ARCH_X86 && k->row->reference == STOCK_REF_ARCH_OR_DRIVER)
+		add_note(info, "intel_pstate on a hybrid CPU without SMT feeds cpufreq pressure on this kernel; sysfs does not show that, so thermpress assumes it does not");
+}
+
+static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
+			  struct tp_error *err)
+{
+	struct stock *s = src->priv;
+	char path[STOCK_PATH_MAX];
+	struct tp_pending pend;
+	int rc;
+
+	describe_kernel(s, info);
 	info->has_cpufreq = s->has_cpufreq;
 	info->has_cpu_capacity = s->has_cpu_capacity;
 	info->uses_libcpupower = s->real_root;
@@ -773,39 +903,18 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 	snprintf(info->kernel_avg, sizeof(info->kernel_avg), "%s", s->kernel_avg_status);
 	info->cap_method = s->method;
 	snprintf(info->state_file, sizeof(info->state_file), "%.4095s", s->state_path);
-	{
-		struct tp_pending pend;
-
-		/* an unreadable state file is an error, never "nothing pending" */
-		rc = stock_pending(s, &pend, err);
-		if (rc < 0)
-			return rc;
-		info->nr_pending = pend.count;
-	}
-
+	/* an unreadable state file is an error, never "nothing pending" */
+	rc = stock_pending(s, &pend, &info->nr_pending_scaling, &info->nr_pending_cooling, err);
+	if (rc < 0)
+		return rc;
+	info->nr_pending = pend.count;
 	rc = stock_read_zones(s, &info->zones, &info->nr_zones);
 	if (rc == -ENOMEM)
 		return tp_error_set(err, rc, "out of memory");
-	if (s->nr_cooling) {
-		info->cooling = calloc(s->nr_cooling, sizeof(*info->cooling));
-		if (!info->cooling) {
-			tp_stock_info_release(info);
-			return tp_error_set(err, -ENOMEM, "out of memory");
-		}
-		for (size_t i = 0; i < s->nr_cooling; i++) {
-			const struct stock_cooling *c = &s->cooling[i];
-			struct tp_stock_cooling *o = &info->cooling[i];
-
-			o->id = c->id;
-			snprintf(o->type, sizeof(o->type), "%s", c->type);
-			o->max_state = c->max_state;
-			if (stock_cooling_state(s, c, &o->cur_state) < 0)
-				o->cur_state = TP_NONE;
-			o->domain = c->policy >= 0 ? s->policies[c->policy].id : TP_NONE;
-			o->cap_khz = c->policy >= 0 ?
-				stock_state_khz(&s->policies[c->policy], o->cur_state) : TP_NONE;
-		}
-		info->nr_cooling = s->nr_cooling;
+	rc = describe_cooling(s, info, err);
+	if (rc < 0) {
+		tp_stock_info_release(info);
+		return rc;
 	}
 
 	/* what is missing, and what is still shown */
@@ -825,20 +934,7 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 		stock_path(s, path, sizeof(path), "sys/class/thermal");
 		add_note(info, "no thermal zones in %s: no temperatures or trip points to show", path);
 	}
-	if (k->shift_warning[0])
-		add_note(info, "%s", k->shift_warning);
-	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq)
-		add_note(info,
-			 "on this kernel only the cpufreq cooling device feeds thermal pressure: a cap through scaling_max_freq lowers the frequency "
-			 "but the scheduler does not count it (cap through the cooling device to create pressure)");
-	if (k->model == TP_STOCK_MODEL_THERMAL_PELT && s->has_cpufreq && !info->kernel_avg_read)
-		add_note(info,
-			 "the kernel does not expose the averaged pressure in a file: thermpress estimates it with pelt from its own samples, "
-			 "taking the pressure at its first sample as steady (as root with BTF it is read with BPF)");
-	if (k->model == TP_STOCK_MODEL_CPUFREQ_HW)
-		add_note(info,
-			 "hardware pressure (firmware or LMh throttling) is invisible to user space and taken as 0%s",
-			 info->trace_hw_pressure == 1 ? ": trace hw_pressure/hw_pressure_update to see it" : "");
+	describe_model_notes(s, info);
 	if (!s->has_cpu_capacity)
 		add_note(info, "no cpu_capacity in sysfs: every cpu is taken to have capacity 1024");
 	if (info->nr_pending)

@@ -3,7 +3,8 @@
  * The stock-kernel source, private to core/stock/.
  *
  * Layout: stock_sysfs.c reads files under the root (and the kernel's version,
- * command line and config); stock_freq.c is the one place that touches cpufreq
+ * command line and config); stock_model.c is the per-kernel model, one table that
+ * docs/kernels.md shows; stock_freq.c is the one place that touches cpufreq
  * (libcpupower on the real root, the same files directly under any other root);
  * stock_caps.c writes caps and keeps the state file; source_stock.c is the
  * tp_source_ops and the public tp_stock_* calls; kernel_avg.c reads the kernel's
@@ -34,6 +35,9 @@ struct stock_policy {
 	size_t nr_freqs;
 	int cooling;			/* index into stock.cooling, -1 */
 	int domain;			/* index into the snapshot's domains */
+	/* the kernel's arch_scale_freq_ref() for this policy, kHz, when read (a BPF reader
+	 * of capacity_freq_ref would fill it); TP_NONE: not read, see stock_reference_khz() */
+	int64_t ref_khz;
 	unsigned scaling_writes;	/* scaling_max_freq written by this process */
 };
 
@@ -62,15 +66,63 @@ struct stock_cpu {
 
 struct stock_kernel_avg;	/* kernel_avg.c: the loaded BPF program and its map */
 
+/* ---- stock_model.c: the per-kernel model, one table (docs/kernels.md) ---- */
+
+struct stock_version {
+	int major, minor, sublevel;
+};
+
+/* Architecture classes, as bits (a row may stand for several). */
+#define STOCK_ARCH_ARM 1u	/* arm, arm64: arch_topology, hw_pressure */
+#define STOCK_ARCH_RISCV 2u	/* arch_topology's reference frequency, no hw_pressure */
+#define STOCK_ARCH_X86 4u
+#define STOCK_ARCH_OTHER 8u
+
+/* The frequency cpufreq (or thermal) pressure is divided by. */
+enum stock_reference {
+	STOCK_REF_NONE,			/* no pressure to divide */
+	STOCK_REF_COOLING,		/* 5.7..6.9: the cooling device's top frequency */
+	STOCK_REF_ZERO,			/* arch_scale_freq_ref() is 0: pressure stays 0 */
+	STOCK_REF_ARCH,			/* arch_scale_freq_ref() (capacity_freq_ref) */
+	STOCK_REF_ARCH_OR_MAX,		/* ... else policy->cpuinfo.max_freq */
+	STOCK_REF_ARCH_OR_DRIVER,	/* ... else the driver's ->scale_freq_ref() */
+};
+
+struct stock_model_row {
+	struct stock_version from, to;	/* from <= version < to; to.major 0: no end */
+	unsigned arch;			/* STOCK_ARCH_* bits */
+	enum tp_stock_model model;
+	enum stock_reference reference;
+	const char *feeds;		/* what sets the pressure */
+	const char *averaged;		/* what is averaged, and how */
+	const char *subtracts;		/* what the scheduler takes off the capacity */
+	const char *names;		/* trace events, tracepoints, rq fields, per-CPU variables */
+};
+
+const struct stock_model_row *stock_model_rows(size_t *n);
+/* The row of version v on an architecture class (every version has one). */
+const struct stock_model_row *stock_model_find(const struct stock_version *v, unsigned arch);
+unsigned stock_arch_class(const char *arch);
+/* The cells as docs/kernels.md shows them. */
+void stock_model_range_text(const struct stock_model_row *r, char *buf, size_t len);
+void stock_arch_text(unsigned arch, char *buf, size_t len);
+const char *stock_model_name(enum tp_stock_model model);
+const char *stock_reference_rule(enum stock_reference ref);
+
 struct stock_kernel {
 	char release[65];
 	int major, minor;
+	int sublevel;			/* TP_NONE when unknown (then 0 is assumed) */
+	char sublevel_from[32];		/* "osrelease", "proc/version" or "" */
+	bool sublevel_matters;		/* unknown, and the model depends on it */
 	char arch[32];
-	bool arch_feeds;		/* arm/arm64: arch_topology feeds thermal pressure */
+	unsigned arch_class;		/* STOCK_ARCH_* */
+	const struct stock_model_row *row;	/* this kernel's row of the model */
 	enum tp_stock_model model;
+	char config[160];		/* the config file hz came from (below the root), "" for none */
 	int shift;			/* sched_thermal_decay_shift in force */
 	bool shift_from_cmdline;
-	char shift_warning[128];	/* "" or why the cmdline value was ignored */
+	char shift_warning[256];	/* "" or why the cmdline value was ignored */
 	int hz;
 };
 
@@ -148,7 +200,10 @@ void stock_state_path(struct stock *s);
 int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz,
 		 struct tp_error *err);
 int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_error *err);
-int stock_pending(const struct stock *s, struct tp_pending *out, struct tp_error *err);
+/* What the state file records; *scaling and *cooling: its scaling_max_freq and
+ * cur_state records (the caps in force through each method). */
+int stock_pending(const struct stock *s, struct tp_pending *out, size_t *scaling,
+		  size_t *cooling, struct tp_error *err);
 /* The limits of the policies of cpus (tp_limits_save), and writing them back. */
 int stock_limits_save(struct stock *s, const struct tp_cpuset *cpus, void **saved,
 		      struct tp_error *err);
@@ -168,6 +223,13 @@ int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, ui
 void stock_kernel_avg_close(struct stock *s);
 
 /* ---- source_stock.c --------------------------------------------------- */
+
+/*
+ * The frequency this kernel divides policy->max by for policy p (the row's reference
+ * rule, docs/kernels.md), in kHz; *assumed true when arch_scale_freq_ref() was not read
+ * and cpuinfo_max_freq stands for it.
+ */
+int64_t stock_reference_khz(const struct stock *s, const struct stock_policy *p, bool *assumed);
 
 /* Read every CPU's instantaneous pressure and advance the estimates to now. */
 void stock_sample(struct stock *s);

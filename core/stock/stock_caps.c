@@ -73,15 +73,24 @@ static void state_drop(struct tp_state *st, struct tp_state_entry *e)
 	st->dirty = true;
 }
 
-int stock_pending(const struct stock *s, struct tp_pending *out, struct tp_error *err)
+int stock_pending(const struct stock *s, struct tp_pending *out, size_t *scaling,
+		  size_t *cooling, struct tp_error *err)
 {
 	struct tp_state st;
 	int rc = state_open(s, &st, false, err);
 
 	snprintf(out->state_file, sizeof(out->state_file), "%s", s->state_path);
+	*scaling = *cooling = 0;
 	if (rc == 0) {
 		out->count = st.doc.n;
 		out->skipped = st.doc.nbad;
+		/* how the caps in force were written, which need not be today's method */
+		for (size_t i = 0; i < st.doc.n; i++) {
+			if (st.doc.v[i].kind == TP_STATE_SCALING)
+				(*scaling)++;
+			else if (st.doc.v[i].kind == TP_STATE_COOLING)
+				(*cooling)++;
+		}
 	}
 	tp_state_close(&st);
 	return rc;

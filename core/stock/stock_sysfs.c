@@ -141,33 +141,72 @@ bad:
 
 /* ---- The kernel ----------------------------------------------------------- */
 
-/* "MAJOR.MINOR..." in plain digits; sscanf("%d") took signs and spaces, and overflowed. */
+/* Plain digits at *p into *v (no sign, no space, no overflow), advancing p. */
+static bool parse_number(const char **p, long *v)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	*v = strtol(*p, &end, 10);
+	if (errno || *v > 2147483647L)
+		return false;
+	*p = end;
+	return true;
+}
+
+/*
+ * "MAJOR.MINOR[.SUBLEVEL]..." in plain digits (sscanf("%d") took signs and spaces, and
+ * overflowed).  A ".0-N-" after MAJOR.MINOR is a distribution's ABI number
+ * ("6.1.0-18-arm64"), not the sublevel: that stays unknown here.
+ */
 static void parse_release(struct stock_kernel *k)
 {
 	const char *p = k->release;
-	long v[2];
+	long major, minor, sub;
 
-	k->major = k->minor = TP_NONE;
-	for (int i = 0; i < 2; i++) {
-		char *end;
-
-		if (*p < '0' || *p > '9')
-			return;
-		errno = 0;
-		v[i] = strtol(p, &end, 10);
-		if (errno || v[i] > 2147483647L)
-			return;
-		p = end;
-		if (i == 0 && *p++ != '.')
-			return;
+	k->major = k->minor = k->sublevel = TP_NONE;
+	k->sublevel_from[0] = '\0';
+	if (!parse_number(&p, &major) || *p++ != '.' || !parse_number(&p, &minor))
+		return;
+	k->major = (int)major;
+	k->minor = (int)minor;
+	if (*p != '.') {
+		k->sublevel = 0;	/* "6.10-rc1", "6.1": the first release of the series */
+		snprintf(k->sublevel_from, sizeof(k->sublevel_from), "osrelease");
+		return;
 	}
-	k->major = (int)v[0];
-	k->minor = (int)v[1];
+	p++;
+	if (!parse_number(&p, &sub))
+		return;
+	if (sub == 0 && p[0] == '-' && p[1] >= '0' && p[1] <= '9')
+		return;		/* Debian's and Ubuntu's ABI number */
+	k->sublevel = (int)sub;
+	snprintf(k->sublevel_from, sizeof(k->sublevel_from), "osrelease");
 }
 
-static bool version_at_least(const struct stock_kernel *k, int major, int minor)
+/* Debian's /proc/version names the upstream version: "... (Debian 6.1.76-1) ...". */
+static void read_version_sublevel(const struct stock *s, struct stock_kernel *k)
 {
-	return k->major > major || (k->major == major && k->minor >= minor);
+	char path[STOCK_PATH_MAX], text[1024], want[32];
+	const char *p;
+	long sub;
+
+	if (k->major == TP_NONE || k->sublevel != TP_NONE)
+		return;
+	if (stock_path(s, path, sizeof(path), "proc/version") < 0 ||
+	    stock_read_text(path, text, sizeof(text)) < 0)
+		return;
+	snprintf(want, sizeof(want), "Debian %d.%d.", k->major, k->minor);
+	p = strstr(text, want);
+	if (!p)
+		return;
+	p += strlen(want);
+	if (parse_number(&p, &sub) && (*p == '-' || *p == ')' || *p == ' ' || *p == '\0')) {
+		k->sublevel = (int)sub;
+		snprintf(k->sublevel_from, sizeof(k->sublevel_from), "proc/version");
+	}
 }
 
 /* The last sched_thermal_decay_shift= wins, as __setup handlers run in order. */
@@ -239,47 +278,84 @@ static int config_hz_from_text(const char *text)
 	return TP_NONE;
 }
 
-static int read_config_hz(const struct stock *s, const char *release)
+/* CONFIG_HZ from a plain config file: the first line that sets it decides. */
+static int config_file_hz(const char *path)
 {
-	char path[STOCK_PATH_MAX];
+	char *line = NULL;
+	size_t len = 0;
 	int hz = TP_NONE;
-	FILE *f;
+	FILE *f = fopen(path, "re");
 
+	if (!f)
+		return TP_NONE;
 	/* getline(): lines of any length (fgets() of 256 bytes split long ones) */
-	if (release[0] && stock_path(s, path, sizeof(path), "boot/config-%s", release) == 0 &&
-	    (f = fopen(path, "re")) != NULL) {
-		char *line = NULL;
-		size_t len = 0;
-
-		while (getline(&line, &len, f) > 0)
-			if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
-				hz = config_hz_from_text(line);
-				break;
-			}
-		free(line);
-		fclose(f);
-		if (hz != TP_NONE)
-			return hz;
-	}
-#if HAVE_ZLIB
-	if (stock_path(s, path, sizeof(path), "proc/config.gz") == 0 && access(path, R_OK) == 0) {
-		size_t cap = 1 << 20, used = 0;
-		char *buf = malloc(cap);
-		gzFile gz = buf ? gzopen(path, "rb") : NULL;
-
-		if (gz) {
-			int n;
-
-			while (used < cap - 1 && (n = gzread(gz, buf + used, (unsigned)(cap - 1 - used))) > 0)
-				used += (size_t)n;
-			gzclose(gz);
-			buf[used] = '\0';
-			hz = config_hz_from_text(buf);
+	while (getline(&line, &len, f) > 0)
+		if (strncmp(line, "CONFIG_HZ=", 10) == 0) {
+			hz = config_hz_from_text(line);
+			break;
 		}
-		free(buf);
+	free(line);
+	fclose(f);
+	return hz;
+}
+
+static int config_gz_hz(const char *path)
+{
+	int hz = TP_NONE;
+#if HAVE_ZLIB
+	size_t cap = 1 << 20, used = 0;
+	char *buf;
+	gzFile gz;
+
+	if (access(path, R_OK) != 0)
+		return TP_NONE;
+	buf = malloc(cap);
+	gz = buf ? gzopen(path, "rb") : NULL;
+	if (gz) {
+		int n;
+
+		while (used < cap - 1 && (n = gzread(gz, buf + used, (unsigned)(cap - 1 - used))) > 0)
+			used += (size_t)n;
+		gzclose(gz);
+		buf[used] = '\0';
+		hz = config_hz_from_text(buf);
 	}
+	free(buf);
+#else
+	(void)path;
 #endif
 	return hz;
+}
+
+/*
+ * The kernel config, first found first: the running kernel's own proc/config.gz (it
+ * cannot be stale), then the file the distribution installed for this release:
+ * boot/config-R (Debian up to 6.x), usr/lib/modules/R/config (Debian's 7.x),
+ * lib/modules/R/config (a system without merged /usr).  The first that gives
+ * CONFIG_HZ decides; k->config names it.
+ */
+static const char *const config_places[] = {
+	"proc/config.gz", "boot/config-%s", "usr/lib/modules/%s/config", "lib/modules/%s/config",
+};
+
+static void read_config_hz(const struct stock *s, struct stock_kernel *k)
+{
+	char path[STOCK_PATH_MAX], rel[160];
+
+	k->hz = TP_NONE;
+	k->config[0] = '\0';
+	for (size_t i = 0; i < sizeof(config_places) / sizeof(config_places[0]); i++) {
+		if (i && !k->release[0])
+			break;		/* the files named after the release need one */
+		snprintf(rel, sizeof(rel), config_places[i], k->release);
+		if (stock_path(s, path, sizeof(path), "%s", rel) < 0)
+			continue;
+		k->hz = i == 0 ? config_gz_hz(path) : config_file_hz(path);
+		if (k->hz != TP_NONE) {
+			snprintf(k->config, sizeof(k->config), "%s", rel);
+			return;
+		}
+	}
 }
 
 void stock_read_kernel(struct stock *s)
@@ -288,6 +364,7 @@ void stock_read_kernel(struct stock *s)
 	char path[STOCK_PATH_MAX];
 	struct utsname u;
 	bool have_uts = s->real_root && uname(&u) == 0;
+	struct stock_version v;
 
 	memset(k, 0, sizeof(*k));
 	if (stock_path(s, path, sizeof(path), "proc/sys/kernel/osrelease") < 0 ||
@@ -305,54 +382,51 @@ void stock_read_kernel(struct stock *s)
 			k->arch[0] = '\0';
 	}
 	parse_release(k);
-	k->arch_feeds = strcmp(k->arch, "aarch64") == 0 || strcmp(k->arch, "arm64") == 0 ||
-			strncmp(k->arch, "arm", 3) == 0;
+	read_version_sublevel(s, k);
+	k->arch_class = stock_arch_class(k->arch);
 	read_cmdline_shift(s, k);
-	k->hz = read_config_hz(s, k->release);
+	read_config_hz(s, k);
 
-	if (!k->arch_feeds || k->major == TP_NONE || !version_at_least(k, 5, 7))
-		k->model = TP_STOCK_MODEL_NONE;
-	else if (!version_at_least(k, 6, 10))
-		k->model = TP_STOCK_MODEL_THERMAL_PELT;
-	else
-		k->model = TP_STOCK_MODEL_CPUFREQ_HW;
+	/* an unknown version is taken as one before any thermal pressure */
+	v.major = k->major == TP_NONE ? 0 : k->major;
+	v.minor = k->major == TP_NONE ? 0 : k->minor;
+	v.sublevel = k->sublevel == TP_NONE ? 0 : k->sublevel;
+	k->row = stock_model_find(&v, k->arch_class);
+	k->model = k->row->model;
+	v.sublevel = 1 << 30;	/* would a known sublevel change the row? */
+	k->sublevel_matters = k->sublevel == TP_NONE && k->major != TP_NONE &&
+			      stock_model_find(&v, k->arch_class) != k->row;
 	if (k->model != TP_STOCK_MODEL_THERMAL_PELT && k->shift_from_cmdline &&
-	    k->major != TP_NONE && version_at_least(k, 6, 10))
+	    k->major != TP_NONE && (k->major > 6 || (k->major == 6 && k->minor >= 10)))
 		snprintf(k->shift_warning, sizeof(k->shift_warning),
-			 "sched_thermal_decay_shift= is on the command line but kernels since 6.10 ignore it");
+			 "sched_thermal_decay_shift=%d is on the command line, but linux 6.10 and later ignore it (the kernel logs \"Ignoring the deprecated sched_thermal_decay_shift= option\")",
+			 k->shift);
 }
 
 void stock_model_text(const struct stock_kernel *k, char *buf, size_t len)
 {
 	const char *rel = k->release[0] ? k->release : "of unknown version";
 	const char *arch = k->arch[0] ? k->arch : "an unknown architecture";
+	char ver[64], range[48], archs[48], halflife[96] = "";
 
-	switch (k->model) {
-	case TP_STOCK_MODEL_THERMAL_PELT:
-		snprintf(buf, len,
-			 "linux %s on %s: the cpufreq cooling device sets each cpu's thermal pressure, "
-			 "and the scheduler averages it with pelt (half-life %d ms, sched_thermal_decay_shift=%d%s)",
-			 rel, arch, 32 << k->shift, k->shift,
-			 k->shift_from_cmdline ? " from the command line" : ", the default");
-		break;
-	case TP_STOCK_MODEL_CPUFREQ_HW:
-		snprintf(buf, len,
-			 "linux %s on %s: the scheduler subtracts the cpufreq pressure of policy->max at once "
-			 "(no averaging) and a pelt-averaged hardware pressure that user space cannot see", rel, arch);
-		break;
-	default:
-		if (k->major == TP_NONE)
-			snprintf(buf, len, "linux %s on %s: the kernel version is unknown, so thermpress "
-				 "assumes the scheduler gets no thermal pressure", rel, arch);
-		else if (!k->arch_feeds)
-			snprintf(buf, len, "linux %s on %s: the scheduler gets no thermal pressure on this "
-				 "architecture (only arm and arm64 feed it); a frequency cap does not change "
-				 "cpu capacity", rel, arch);
-		else
-			snprintf(buf, len, "linux %s on %s: kernels before 5.7 have no thermal pressure in "
-				 "the scheduler", rel, arch);
-		break;
+	if (k->major == TP_NONE) {
+		snprintf(buf, len, "linux %s on %s: the kernel version is unknown, so thermpress "
+			 "assumes the scheduler gets no thermal pressure", rel, arch);
+		return;
 	}
+	if (k->sublevel != TP_NONE)
+		snprintf(ver, sizeof(ver), "%d.%d.%d", k->major, k->minor, k->sublevel);
+	else
+		snprintf(ver, sizeof(ver), "%d.%d, sublevel unknown: %d.%d.0 assumed", k->major,
+			 k->minor, k->major, k->minor);
+	stock_model_range_text(k->row, range, sizeof(range));
+	stock_arch_text(k->row->arch, archs, sizeof(archs));
+	if (k->model == TP_STOCK_MODEL_THERMAL_PELT)
+		snprintf(halflife, sizeof(halflife), " (half-life %d ms, sched_thermal_decay_shift=%d%s)",
+			 32 << k->shift, k->shift,
+			 k->shift_from_cmdline ? " from the command line" : ", the default");
+	snprintf(buf, len, "linux %s on %s: pressure: %s; averaged: %s%s (%s; docs/kernels.md: %s, %s)",
+		 rel, arch, k->row->feeds, k->row->averaged, halflife, ver, range, archs);
 }
 
 /* ---- Thermal zones and cooling devices --------------------------------------- */

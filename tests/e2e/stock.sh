@@ -27,7 +27,7 @@ assert_match "$out" $'\n   4  big +yes .*~[0-9]+' "show: avg_pressure marked ~"
 assert_contains "$out" "~ estimated: the source does not report it" "show: the estimate legend"
 assert_contains "$out" "note: on this kernel only the cpufreq cooling device feeds thermal pressure" \
 	"show: the note on scaling_max_freq caps"
-assert_match "$out" $'\nkernel: linux 6.1.0-18-arm64 on aarch64: .*pelt \\(half-life 128 ms' \
+assert_match "$out" $'\nkernel: linux 6.1.0-18-arm64 on aarch64: .*PELT.*\\(half-life 128 ms' \
 	"show: the kernel model line"
 # the kernel's own average cannot be read under a fixture root: one line says why
 if [ "${THERMPRESS_TEST_BPF:-1}" = 1 ]; then
@@ -67,7 +67,7 @@ json_check "$out" 'd["stock"]["model"] == "thermal_pelt" and d["stock"]["decay_s
 	"json: model and decay shift"
 json_check "$out" 'len(d["stock"]["notes"]) >= 1 and d["stock"]["model_text"].startswith("linux 6.1.0-18-arm64")' \
 	"json: notes and model text"
-json_check "$out" 'set(d["stock"]) == {"release","arch","model","model_text","decay_shift","decay_shift_from_cmdline","has_cpufreq","has_cpu_capacity","uses_libcpupower","thermal_zones","cooling_devices","trace_events","kernel_avg_read","kernel_avg","cap_method","state_file","nr_pending","notes"}' \
+json_check "$out" 'set(d["stock"]) == {"release","arch","model","model_text","decay_shift","decay_shift_from_cmdline","has_cpufreq","has_cpu_capacity","uses_libcpupower","thermal_zones","cooling_devices","trace_events","kernel_avg_read","kernel_avg","cap_method","state_file","nr_pending","notes","version_sublevel","config_file","reference_rule","reference","reference_assumed","nr_pending_scaling","nr_pending_cooling"}' \
 	"json: stock fields"
 KAVG_WHY=$kavg_why json_check "$out" 'd["stock"]["kernel_avg_read"] is False and d["stock"]["kernel_avg"] == __import__("os").environ["KAVG_WHY"]' \
 	"json: the kernel's average not read, and why"
@@ -122,6 +122,10 @@ if [ "$new_cool" -gt "$orig_cool" ]; then pass "--via cooling: cur_state raised 
 else fail "--via cooling: cur_state $new_cool, was $orig_cool"; fi
 run "$TP" --root "$BL" show cpu 4
 assert_match "$out" "   4  big +yes +[0-9]+ +1024 +[0-9]+/1800 +[0-9]+" "--via cooling: shown"
+# another process's status: the method of the cap in force, from the state file
+run "$TP" --root "$BL" show status
+assert_contains "$out" "cap method:        cooling in force (1); next cap: scaling_max_freq" \
+	"status: the cap method in force, not only the default"
 run "$TP" --root "$BL" cap clear big --via cooling
 assert_rc 0 "cap clear big --via cooling"
 assert_eq "$(cat "$COOL_BIG")" "$orig_cool" "cap clear --via cooling: cur_state as before"
@@ -147,7 +151,7 @@ run "$TP" --root "$tmp/x86-laptop-6.5" show
 assert_rc 0 "x86 laptop: show"
 assert_contains "$out" "note: no cpu_capacity in sysfs: every cpu is taken to have capacity 1024" \
 	"x86 laptop: the cpu_capacity note"
-assert_contains "$out" "kernel: linux 6.5.0-44-generic on x86_64: the scheduler gets no thermal pressure" \
+assert_contains "$out" "kernel: linux 6.5.0-44-generic on x86_64: pressure: nothing: the scheduler gets no thermal pressure" \
 	"x86 laptop: the kernel model"
 # x86 keeps no averaged pressure: none (null, '-'), not an estimated 0
 assert_match "$out" $'\n   0  cluster0  yes +1024 +1024 +4700/4700 +0 +-\n' "x86 laptop: AVG is -, not ~0"

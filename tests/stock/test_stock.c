@@ -425,7 +425,9 @@ static void test_laptop(void **state)
 	assert_int_equal(info.cooling[0].domain, TP_NONE);	/* "Processor" is ACPI, not cpufreq */
 	assert_int_equal(info.cooling[8].cur_state, -1);
 	assert_true(has_note(&info, "capacity 1024"));
-	assert_non_null(strstr(info.model_text, "only arm and arm64"));
+	assert_non_null(strstr(info.model_text, "pressure: nothing"));
+	assert_string_equal(info.reference, "-");	/* no cpufreq pressure on 6.5 x86 */
+	assert_false(info.reference_assumed);
 	tp_stock_info_release(&info);
 
 	assert_int_equal(tp_stock_set_cap_method(f->src, TP_STOCK_CAP_COOLING_DEVICE, &err), -ENODEV);
@@ -509,7 +511,9 @@ static void test_612(void **state)
 	assert_int_equal(info.decay_shift, TP_NONE);
 	assert_int_equal(info.trace_hw_pressure, 1);
 	assert_int_equal(info.trace_thermal_pressure, 0);
-	assert_true(has_note(&info, "kernels since 6.10 ignore it"));
+	assert_true(has_note(&info, "linux 6.10 and later ignore it"));
+	assert_true(info.reference_assumed);	/* arch_scale_freq_ref() is not read */
+	assert_true(has_note(&info, "divides policy->max by cpuinfo_max_freq"));
 	assert_true(has_note(&info, "hw_pressure_update"));
 	tp_stock_info_release(&info);
 

@@ -28,10 +28,13 @@ extern "C" {
 /* the public API: exported from libthermpress, built with hidden visibility */
 #pragma GCC visibility push(default)
 
-/* What the running kernel does with a frequency cap (core/stock/README.md). */
+/* What the running kernel does with a frequency cap: docs/kernels.md has a row per
+ * kernel range and architecture class. */
 enum tp_stock_model {
-	/* No thermal pressure reaches the scheduler: kernel < 5.7, or an architecture
-	 * that does not feed it (x86 and everything but arm/arm64). */
+	/* No thermal pressure reaches the scheduler: kernel < 5.7; 5.7..6.9 on everything but
+	 * arm/arm64; 6.10+ where arch_scale_freq_ref() is 0 and nothing falls back (x86 and
+	 * other arches on 6.10..6.12.100 and 6.13..7.1; x86 on 7.3+ unless intel_pstate on a
+	 * hybrid CPU, which sysfs does not show). */
 	TP_STOCK_MODEL_NONE = 0,
 	/* 5.7..6.9 on arm/arm64: per-CPU thermal_pressure set by the cpufreq cooling
 	 * device (not by scaling_max_freq), PELT-averaged at the tick with the boot-time
@@ -39,8 +42,12 @@ enum tp_stock_model {
 	TP_STOCK_MODEL_THERMAL_PELT,
 	/* 6.10 and later on arm/arm64: instantaneous cpufreq pressure from policy->max
 	 * (scaling_max_freq and the cooling device alike) plus PELT-averaged hw_pressure
-	 * from firmware/LMh drivers, invisible to user space.  Snapshot backend "instant". */
+	 * from firmware/LMh drivers.  Snapshot backend "instant". */
 	TP_STOCK_MODEL_CPUFREQ_HW,
+	/* 6.10 and later where only the cpufreq pressure exists (no hw_pressure): riscv,
+	 * and x86 and other arches on 6.12.101+ and 7.2, whose kernels divide by
+	 * cpuinfo.max_freq when arch_scale_freq_ref() is 0.  Snapshot backend "instant". */
+	TP_STOCK_MODEL_CPUFREQ,
 };
 
 /* How tp_cap_set() caps CPUs on a stock kernel. */
@@ -50,7 +57,7 @@ enum tp_stock_cap_method {
 };
 
 #define TP_STOCK_MAX_TRIPS 16
-#define TP_STOCK_MAX_NOTES 8
+#define TP_STOCK_MAX_NOTES 12
 
 struct tp_stock_trip {
 	char type[16];			/* "passive", "hot", "critical", "active" */
@@ -78,13 +85,17 @@ struct tp_stock_cooling {
 struct tp_stock_info {
 	char release[65];		/* "6.1.0-18-arm64" */
 	int version_major, version_minor;	/* TP_NONE when unparsable */
+	/* TP_NONE when neither osrelease nor proc/version gives it (0 is then assumed);
+	 * "6.1.0-18-arm64" hides it, proc/version's "Debian 6.1.76-1" gives it */
+	int version_sublevel;
 	char arch[32];			/* "aarch64", "x86_64" */
 	enum tp_stock_model model;
-	char model_text[256];		/* one sentence: what this kernel does */
+	char model_text[640];		/* one sentence: what this kernel does (its docs/kernels.md row) */
 	int decay_shift;		/* sched_thermal_decay_shift in force (THERMAL_PELT), else TP_NONE */
 	bool decay_shift_from_cmdline;	/* given on /proc/cmdline (else the default 0) */
 	int64_t decay_ms;		/* 32 << shift, TP_NONE outside THERMAL_PELT */
 	int hz;				/* CONFIG_HZ, TP_NONE when no config is readable */
+	char config_file[4096];		/* the kernel config hz came from, "" when none */
 	bool has_cpufreq;
 	bool has_cpu_capacity;		/* cpuN/cpu_capacity exists (else 1024 for all) */
 	bool uses_libcpupower;		/* cpufreq read and written through libcpupower (root "/") */
@@ -98,9 +109,18 @@ struct tp_stock_info {
 	 * (BPF on pelt_thermal_tp: rq->avg_thermal)" or "not read (WHY); estimated". */
 	bool kernel_avg_read;
 	char kernel_avg[320];
-	enum tp_stock_cap_method cap_method;
+	/* The frequency the kernel divides policy->max by: its rule (docs/kernels.md, "-"
+	 * when there is no cpufreq pressure), and what thermpress divides by.  Without
+	 * BPF, arch_scale_freq_ref() cannot be read: thermpress then assumes
+	 * cpuinfo_max_freq and reference_assumed is true. */
+	char reference_rule[160];
+	char reference[160];
+	bool reference_assumed;
+	enum tp_stock_cap_method cap_method;	/* how the next cap is written */
 	char state_file[4096];		/* where original limits are recorded */
 	size_t nr_pending;		/* limits recorded there and not yet restored */
+	/* of those, the caps in force through each method */
+	size_t nr_pending_scaling, nr_pending_cooling;
 	size_t nr_zones;
 	struct tp_stock_zone *zones;	/* owned; tp_stock_info_release() */
 	size_t nr_cooling;
