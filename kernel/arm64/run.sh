@@ -172,6 +172,7 @@ root="$bdir/initramfs"
 initramfs_skeleton "$root" "$busybox"
 mkdir -p "$root/lib/modules" "$root/lib/aarch64-linux-gnu" "$root/usr/lib/thermpress/plugins"
 cp "$here/$vm_script" "$root/$vm_script"
+cp "$top/scripts/capture-stock-tree.sh" "$root/capture-stock-tree.sh"
 mods=()
 for m in "${mod_files[@]}"; do
 	cp "$m" "$root/lib/modules/"
@@ -218,6 +219,7 @@ run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" -dtb "$bdir/board.dtb" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4 sched_verbose"
 vm_report "kernel/arm64/run.sh results: $kernel_label"
+[ $patched = 1 ] || capture_into "$console.txt" "$bdir/capture"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
 total_pass=${vm_pass:-0} total_fail=${vm_fail:-1}
 if [ $effect = 1 ]; then	# the tables, as bench printed them, one per workload

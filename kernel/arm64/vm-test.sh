@@ -117,6 +117,9 @@ start_probe() {	# 0 once attached; the probe's pid in $kp
 }
 stop_probe() { kill $kp 2>/dev/null; wait $kp; }
 
+# the files thermpress reads, captured on this kernel (tests/fixtures/stock/arm64-board-LINE)
+capture_check "arm64-board-$kmaj.$kmin"
+
 BEFORE=$(limits)
 info "limits before (policy0 max min, policy4 max min, cooling states): $BEFORE"
 

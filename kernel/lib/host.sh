@@ -294,3 +294,22 @@ prefix_tree() {
 	if [ "$n" = 0 ]; then prefix_label="no patch of the series (Debian's source)"
 	else prefix_label="the series' first $n of ${#patches[@]} patches (up to $(basename "${patches[n - 1]}"))"; fi
 }
+
+# capture_into CONSOLE DIR: the tree the VM's capture_check (kernel/lib/vm-checks.sh) sent
+# between "TPCAPTURE BEGIN NAME" and "TPCAPTURE END", unpacked into DIR/NAME; with
+# THERMPRESS_UPDATE_FIXTURES=1 it also replaces tests/fixtures/stock/NAME, which is how
+# the committed stock fixtures are regenerated from real kernels.  Sets capture_name.
+capture_into() {
+	local console=$1 dir=$2
+	capture_name=$(sed -n 's/^TPCAPTURE BEGIN \([A-Za-z0-9._-]*\)$/\1/p' "$console" | tail -1)
+	[ -n "$capture_name" ] || { log "no capture in $console"; return 0; }
+	rm -rf "${dir:?}/$capture_name"
+	mkdir -p "$dir/$capture_name"
+	awk '/^TPCAPTURE BEGIN / { on = 1; next } /^TPCAPTURE END/ { on = 0 } on' "$console" |
+		base64 -d | tar -xz -C "$dir/$capture_name" || die "the capture in $console does not unpack"
+	if [ "${THERMPRESS_UPDATE_FIXTURES:-0}" = 1 ]; then
+		rm -rf "$top/tests/fixtures/stock/$capture_name"
+		cp -a "$dir/$capture_name" "$top/tests/fixtures/stock/$capture_name"
+		log "tests/fixtures/stock/$capture_name regenerated from the VM"
+	fi
+}

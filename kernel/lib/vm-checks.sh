@@ -96,3 +96,29 @@ nohz_blocked_decay() {
 	if [ $u -gt $t ]; then ok "nohz: idle cpu$idle's average updated without its tick ($u updates, $t timer interrupts)"
 	else bad "nohz: idle cpu$idle's average updated only at its ticks ($u updates, $t timer interrupts)"; fi
 }
+
+# ---- stock kernels: the capture command (scripts/capture-stock-tree.sh at /) --------------
+# capture_check NAME: capture what thermpress reads into /tmp/cap; thermpress must show
+# the same per-CPU facts and model on the capture as on the live system; the tree goes to
+# the console between TPCAPTURE BEGIN NAME / TPCAPTURE END (tar, gzip, base64), from
+# which the host regenerates tests/fixtures/stock/NAME (kernel/lib/host.sh)
+capture_check() {
+	rm -rf /tmp/cap
+	if ! sh /capture-stock-tree.sh /tmp/cap >/tmp/cap.out 2>&1; then
+		bad "capture-stock-tree.sh: $(head -2 /tmp/cap.out | tr '\n' ' ')"; return
+	fi
+	ok "capture-stock-tree.sh: $(wc -l </tmp/cap/MANIFEST) MANIFEST lines"
+	THERMPRESS_NO_BPF=1 thermpress show --json >/tmp/cap-live.json 2>&1
+	thermpress --root /tmp/cap show --json >/tmp/cap-tree.json 2>&1
+	# per CPU and source-wide facts, without times, roots and the source's description
+	facts() { grep -E '"(cpu|domain|online|max_capacity|capacity|max_freq_khz|capped_freq_khz|pressure|release|model|hz|has_cpufreq|version_sublevel|config_file|reference_rule)":' "$1" |
+		sed 's|"config_file": "/tmp/cap|"config_file": "|'; }
+	facts /tmp/cap-live.json >/tmp/cap-live.facts
+	facts /tmp/cap-tree.json >/tmp/cap-tree.facts
+	if [ -s /tmp/cap-live.facts ] && cmp -s /tmp/cap-live.facts /tmp/cap-tree.facts
+	then ok "capture: thermpress --root on the capture shows what it shows live ($(wc -l </tmp/cap-live.facts) facts)"
+	else bad "capture: differs from live: $(diff /tmp/cap-live.facts /tmp/cap-tree.facts | head -4 | tr '\n' ' ')"; fi
+	echo "TPCAPTURE BEGIN $1"
+	tar -C /tmp/cap -cf - . | gzip -9 | base64
+	echo "TPCAPTURE END"
+}

@@ -106,6 +106,7 @@ root="$bdir/initramfs"
 initramfs_skeleton "$root" "$busybox"
 mkdir -p "$root"/{lib64,lib/x86_64-linux-gnu,usr/lib/thermpress/plugins,run}
 cp "$here/vm-test.sh" "$root/vm-test.sh"
+cp "$top/scripts/capture-stock-tree.sh" "$root/capture-stock-tree.sh"
 cp "$tpbuild/cmd/thermpress" "$root/usr/bin/thermpress"
 cp "$tpbuild"/plugins/*.so "$root/usr/lib/thermpress/plugins/"
 # (ldd of the build's own files: their RUNPATH finds the build's libthermpress)
@@ -129,6 +130,7 @@ run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 2 -m 512M -nographic -no-
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable"
 vm_report "kernel/x86-stock/run.sh results: ${image_pkgs[0]} $kver"
+capture_into "$console.txt" "$bdir/capture"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
 echo "${vm_pass:-0} passed, ${vm_fail:-1} failed"
 [ "${vm_fail:-1}" = 0 ]

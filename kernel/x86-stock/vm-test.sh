@@ -21,6 +21,11 @@ jval() { sed -n "s/.*\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\}[,}]\{0,1\}.*/\1/p" "$
 eq "2 cpus online" "$(cat $C/online)" 0-1
 eq "no cpufreq policy in the guest" "$(ls -d $C/cpufreq/policy* 2>/dev/null | wc -l)" 0
 
+kv=$(uname -r)
+kline=$(echo "$kv" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+# the files thermpress reads, captured on this kernel (tests/fixtures/stock/x86-qemu-LINE)
+capture_check "x86-qemu-$kline"
+
 tp "show status" show status
 sed 's/^/TPT: INFO status: /' /tmp/tpo
 cp /tmp/tpo /tmp/status
@@ -30,7 +35,14 @@ tp "show --json" show --json
 cp /tmp/tpo /tmp/show.json
 eq "show --json: stock.release" "$(jval release /tmp/show.json)" "$(uname -r)"
 eq "show --json: stock.has_cpufreq" "$(jval has_cpufreq /tmp/show.json)" false
-info "show --json: stock.model $(jval model /tmp/show.json): $(jval model_text /tmp/show.json)"
+# docs/kernels.md: x86 gets cpufreq pressure on 6.12.101 and later 6.12 (Debian's backport
+# of the cpuinfo.max_freq fallback), none on 7.3 (narrowed to intel_pstate's hybrid CPUs)
+case "$kline" in
+6.12) want_model=cpufreq ;;
+*) want_model=none ;;
+esac
+eq "show --json: stock.model of x86 $kline" "$(jval model /tmp/show.json)" "$want_model"
+info "show --json: stock.model_text: $(jval model_text /tmp/show.json)"
 eq "show --json: no CPU has a frequency (null, not 0)" \
 	"$(grep -c '"max_freq_khz": null' /tmp/show.json)" 2
 eq "show --json: no CPU has a pressure (null, not 0)" "$(grep -c '"pressure": null' /tmp/show.json)" 2
