@@ -9,7 +9,11 @@
 
 #include "exp/exp.h"
 #include "grow.h"
+#include "readin.h"
 #include "trim.h"
+
+#define PROFILE_MAX_LINE 4096		/* bytes of a line (docs/experiments.md) */
+#define PROFILE_MAX_LINES 10000000ul	/* lines of a profile */
 
 /* "0" (any unit) is allowed here, unlike tp_parse_duration_ns. */
 static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
@@ -80,24 +84,31 @@ static int cmp_step(const void *a, const void *b)
 int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
 		    struct tp_profile *out, struct tp_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0, alloc = 0;
+	struct readin_line in = { .max = PROFILE_MAX_LINE, .max_lines = PROFILE_MAX_LINES };
+	size_t alloc = 0;
 	unsigned lineno = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (;;) {
-		ssize_t n = getline(&line, &cap, fp);
 		struct tp_error e = { 0 };
-		char *p, *hash;
+		char *p, *hash, msg[80];
 
-		if (n < 0)
+		rc = readin_next(&in, fp);
+		lineno = (unsigned)in.lineno;
+		if (rc == 0)
 			break;
-		lineno++;
-		hash = strchr(line, '#');
+		if (rc < 0) {
+			readin_line_error(&in, rc, msg, sizeof(msg));
+			rc = tp_error_set(err, readin_bad_input(rc) ? -EINVAL : rc,
+					  "%s:%u: %s", name, lineno, msg);
+			goto done;
+		}
+		rc = 0;
+		hash = strchr(in.buf, '#');
 		if (hash)
 			*hash = '\0';
-		p = trim(line);
+		p = trim(in.buf);
 		if (!*p)
 			continue;
 		struct tp_profile_step *s = array_grow(out->steps, &alloc, out->nr_steps + 1,
@@ -118,10 +129,6 @@ int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
 		}
 		out->nr_steps++;
 	}
-	if (ferror(fp)) {
-		rc = tp_error_set(err, -EIO, "%s: read error", name);
-		goto done;
-	}
 	if (!out->nr_steps) {
 		rc = tp_error_set(err, -EINVAL, "%s: the profile has no steps "
 				  "(lines of 'TIME, CPULIST, VALUE')", name);
@@ -130,7 +137,7 @@ int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
 	qsort(out->steps, out->nr_steps, sizeof(*out->steps), cmp_step);
 	out->end_ns = out->steps[out->nr_steps - 1].time_ns;
 done:
-	free(line);
+	readin_free(&in);
 	if (rc)
 		tp_profile_free(out);
 	return rc;
