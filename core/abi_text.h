@@ -7,6 +7,9 @@
 #ifndef TP_CORE_ABI_TEXT_H
 #define TP_CORE_ABI_TEXT_H
 
+/* The most thermpress reads of one interface file (docs/abi.md): 4096 CPUs of stats fit well. */
+#define TP_ABI_MAX_FILE (16 << 20)
+
 #include <thermpress/thermpress.h>
 
 /* The `stats` file for snap, into a malloc'ed, NUL-terminated buffer. */
