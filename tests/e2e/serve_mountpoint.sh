@@ -50,6 +50,13 @@ assert_eq "$([ -e "$tmp/new" ] && echo there || echo gone)" gone "the created mo
 
 mkdir "$tmp/old"
 if serve "$tmp/old"; then
+	# a second server on the same mountpoint would mount on top, and leave a dead mount
+	# ("Transport endpoint is not connected") over the live one when it stops
+	RUN_TIMEOUT=10 run "$TP" --sim sim serve "$tmp/old"
+	assert_rc 1 "a mountpoint already served is refused"
+	assert_contains "$err" "is already a FUSE mount" "a second sim serve says why"
+	run "$TP" --root "$tmp/old" show
+	assert_rc 0 "the first server still answers"
 	stop
 	assert_eq "$([ -d "$tmp/old" ] && echo there || echo gone)" there "an existing mountpoint stays"
 else
