@@ -121,8 +121,9 @@ static int write_file(struct patched *p, const char *name, const char *value, st
 		return tp_error_set(err, fd, "cannot open %s for writing: %s%s", path,
 				    readin_strerror(fd), errno_hint(-fd));
 	rc = tp_write_value_fd(fd, value);
-	if (rc == -EINVAL)
-		return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
+	if (rc == -EINVAL)	/* the value without its newline, which is no part of it */
+		return tp_error_set(err, -EINVAL, "the kernel refused '%.*s' in %s",
+				    (int)strcspn(value, "\n"), value, path);
 	if (rc < 0)
 		return tp_error_set(err, rc, "cannot write '%s' to %s: %s%s", value, path,
 				    strerror(-rc), errno_hint(-rc));
@@ -400,6 +401,30 @@ static int patched_pending(struct tp_source *src, struct tp_pending *out, struct
 }
 
 /* Write back everything recorded: caps, then each backend's decay, then the backend. */
+/* A stock kernel's limits have no place here (nothing to write them to): left out. */
+static void drop_stock_limits(struct tp_state *st, struct tp_restore_report *rep)
+{
+	for (size_t i = 0; i < st->doc.n;) {
+		if (st->doc.v[i].kind == TP_STATE_SCALING || st->doc.v[i].kind == TP_STATE_COOLING) {
+			tp_state_drop(&st->doc, &st->doc.v[i]);
+			rep->skipped++;
+			st->dirty = true;
+		} else {
+			i++;
+		}
+	}
+}
+
+/* A record the interface refused (why: the write's message) counted as damaged in rep. */
+static void refused_record(struct tp_restore_report *rep, const struct tp_error *why)
+{
+	size_t n = strlen(rep->skipped_text);
+
+	rep->skipped++;
+	snprintf(rep->skipped_text + n, sizeof(rep->skipped_text) - n, "%sa record was refused "
+		 "and left out: %s", n ? "; " : "", why->msg);
+}
+
 static int patched_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
 {
 	static const enum tp_state_kind order[] = { TP_STATE_CAP, TP_STATE_DECAY, TP_STATE_BACKEND };
@@ -414,16 +439,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 	if (rc < 0)
 		return rc;
 	tp_state_report_bad(&st, rep);
-	/* a stock kernel's limits have no place here: nothing to write them to */
-	for (size_t i = 0; i < st.doc.n;) {
-		if (st.doc.v[i].kind == TP_STATE_SCALING || st.doc.v[i].kind == TP_STATE_COOLING) {
-			tp_state_drop(&st.doc, &st.doc.v[i]);
-			rep->skipped++;
-			st.dirty = true;
-		} else {
-			i++;
-		}
-	}
+	drop_stock_limits(&st, rep);
 	if (st.doc.n && active_backend(src, active, &decay, NULL) == 0)
 		snprintf(before, sizeof(before), "%s", active);
 	had_backend = tp_state_find(&st.doc, TP_STATE_BACKEND, 0, NULL) != NULL;
@@ -457,6 +473,14 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 					snprintf(value, sizeof(value), "%lld\n", (long long)e->original);
 					rc = write_file(p, "decay_ms", value, &one);
 				}
+			}
+			if (rc == -EINVAL) {
+				/* the interface refuses the recorded value: it never can be written
+				 * back, so the record is damaged, reported once and removed */
+				refused_record(rep, &one);
+				tp_state_drop(&st.doc, e);
+				st.dirty = true;
+				continue;
 			}
 			if (rc < 0) {
 				tp_restore_failed(&first, rc, err, &one);
