@@ -12,6 +12,9 @@
 
 #include <thermpress/thermpress.h>
 
+/* A backend name as docs/abi.md has them: 1 to TP_NAME_MAX - 1 characters of [a-z0-9_]. */
+bool tp_abi_backend_name_ok(const char *s);
+
 /* The `stats` file for snap, into a malloc'ed, NUL-terminated buffer. */
 int tp_abi_format_stats(const struct tp_snapshot *snap, char **text, size_t *len);
 /* Parse a `stats` file into snap (buffers reused); strict, -EPROTO with a message. */

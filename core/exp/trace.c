@@ -12,6 +12,7 @@
 #include <thermpress/experiment.h>
 #include <thermpress/text.h>
 
+#include "abi_text.h"
 #include "exp/exp.h"
 #include "intparse.h"
 #include "grow.h"
@@ -395,6 +396,22 @@ static int number_field(size_t k, const char *val, bool missing, int64_t *out, c
 	return 0;
 }
 
+/*
+ * A backend name by its grammar (docs/abi.md: 1..31 of [a-z0-9_]), so that what is read
+ * is written back the same in every format; else false with the message.
+ */
+static bool backend_ok(const char *val, char *msg, size_t len)
+{
+	char shown[48];
+
+	if (tp_abi_backend_name_ok(val))
+		return true;
+	tp_text_terminal(shown, sizeof(shown), val, strnlen(val, 40), 0);
+	snprintf(msg, len, "backend '%s' is not a backend name (1 to %d characters of a-z, 0-9, _)",
+		 shown, TP_NAME_MAX - 1);
+	return false;
+}
+
 /* Put field k (a column index) of a row: val, or missing. */
 static int set_field(struct tp_trace_row *r, size_t k, const char *val, bool missing, char *msg,
 		     size_t len)
@@ -407,11 +424,8 @@ static int set_field(struct tp_trace_row *r, size_t k, const char *val, bool mis
 			r->backend[0] = '\0';
 			return 0;
 		}
-		if (strlen(val) >= sizeof(r->backend)) {
-			snprintf(msg, len, "backend name '%.40s' is too long (at most %zu bytes)", val,
-				 sizeof(r->backend) - 1);
+		if (!backend_ok(val, msg, len))
 			return -EINVAL;
-		}
 		memcpy(r->backend, val, strlen(val) + 1);
 		return 0;
 	}
@@ -524,7 +538,8 @@ static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bo
 		return meta_str(m->source, sizeof(m->source), key, val, missing, msg, len);
 	}
 	if (!strcmp(key, "backend"))
-		return meta_str(m->backend, sizeof(m->backend), key, val, missing, msg, len);
+		return !missing && !backend_ok(val, msg, len) ? -EINVAL
+			: meta_str(m->backend, sizeof(m->backend), key, val, missing, msg, len);
 	if (!strcmp(key, "thermpress trace") || !strcmp(key, "thermpress_trace"))
 		return meta_version(m, val, missing, msg, len);
 	if (!strcmp(key, "hz"))
@@ -779,11 +794,13 @@ static int csv_fast(const struct tp_trace_reader *rd, const char *p, struct tp_t
 			if (k == COL_BACKEND) {
 				size_t n = (size_t)(p - s);
 
-				if (!n || n >= sizeof(r->backend) || (n == 1 && *s == '-') ||
-				    *s == ' ' || *s == '\t' || p[-1] == ' ' || p[-1] == '\t')
+				if (!n || n >= sizeof(r->backend))
 					return 0;
 				memcpy(r->backend, s, n);
 				r->backend[n] = '\0';
+				/* "-", blanks, anything not a name: the full parser says what */
+				if (!tp_abi_backend_name_ok(r->backend))
+					return 0;
 			}
 		} else {
 			uint64_t v = 0;
@@ -939,6 +956,19 @@ static int json_string(char **pp, char **out, char *msg, size_t len)
 		}
 		if (c == '"')
 			break;
+		if (c >= 0x80) {	/* RFC 8259: JSON text is UTF-8, well formed */
+			uint32_t cp;
+			size_t n = tp_utf8_next(p, strnlen(p, 4), &cp);
+
+			if (cp == TP_UTF8_BAD) {
+				snprintf(msg, len, "a string is not valid UTF-8 (RFC 8259)");
+				return -EINVAL;
+			}
+			memmove(w, p, n);
+			w += n;
+			p += n;
+			continue;
+		}
 		if (c != '\\') {
 			*w++ = *p++;
 			continue;
