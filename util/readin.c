@@ -80,11 +80,21 @@ long readin_all(int fd, char *buf, size_t max)
 	return (long)used;
 }
 
+#ifdef READIN_FAULT_HOOKS
+unsigned long readin_fail_alloc;
+#endif
+
 /* Room for one more byte in r->buf (and its NUL): 0 or -ENOMEM. */
 static int room(struct readin_line *r)
 {
 	if (r->len + 2 > r->cap) {
-		char *b = array_grow(r->buf, &r->cap, r->len + 2, 1, 256);
+		char *b;
+
+#ifdef READIN_FAULT_HOOKS
+		if (readin_fail_alloc && !--readin_fail_alloc)
+			return -ENOMEM;
+#endif
+		b = array_grow(r->buf, &r->cap, r->len + 2, 1, 256);
 
 		if (!b)
 			return -ENOMEM;

@@ -69,4 +69,10 @@ bool readin_bad_input(int rc);
 
 void readin_free(struct readin_line *r);
 
+#ifdef READIN_FAULT_HOOKS
+/* Test builds (the fuzz targets): the Nth growth of a line buffer from now fails with
+ * -ENOMEM (0: none), to check that an allocation failure is never taken for the end. */
+extern unsigned long readin_fail_alloc;
+#endif
+
 #endif
