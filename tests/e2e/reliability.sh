@@ -32,6 +32,17 @@ assert_match "$err" "sparse.csv:$((hdr + 2)): " "replay of a sparse trace: FILE:
 if [ -s "$tmp/rss" ] && [ "$(tail -n1 "$tmp/rss")" -lt 65536 ]; then pass "replay of a sparse trace stays under 64 MB"
 else fail "replay of a sparse trace: max RSS $(tail -n1 "$tmp/rss" 2>/dev/null) KB"; fi
 
+# A backend column that is not a backend name (bytes that are not UTF-8) is refused, so
+# that nothing is read which the JSON lines writer would write back differently.
+{ head -n "$hdr" "$tmp/t.csv"; head -n "$((hdr + 1))" "$tmp/t.csv" | tail -n1 | sed "s/,pelt,/,pel$(printf '\xff')t,/"; } >"$tmp/badbe.csv"
+run "$TP" replay "$tmp/badbe.csv"
+assert_rc 2 "replay: a backend column with a byte that is not UTF-8"
+assert_contains "$err" "badbe.csv:$((hdr + 1)): backend 'pel" "replay: the bad backend is named with FILE:LINE"
+printf '{"thermpress_trace":2,"source":{"kind":"sim","description":"x\xc3"}}\n' >"$tmp/bad.jsonl"
+run "$TP" replay "$tmp/bad.jsonl"
+assert_rc 2 "replay: JSON lines with ill-formed UTF-8 in a string (RFC 8259)"
+assert_contains "$err" "bad.jsonl:1: a string is not valid UTF-8" "replay: the ill-formed string is named"
+
 # A NUL byte in a script line stops the script before it runs anything of that line.
 printf 'cap set 0 50%%\0; cap set 1 40%%\nshow\n' >"$tmp/nul.tp"
 run "$TP" --sim -f "$tmp/nul.tp"
@@ -173,6 +184,17 @@ if [ "$is_root" = 1 ]; then
 	run "$TP" --sim --virtual-clock record --duration 100ms -o "$tmp/sticky/trace.csv"
 	assert_rc 0 "-o: a link owned by the directory's owner is followed"
 fi
+
+# ---- §1: show status and damaged state records ---------------------------------------
+cp -a "$FIX/arm64-biglittle-6.1" "$tmp/stock2"
+mkdir -p "$tmp/stock2/run/thermpress"
+chmod 700 "$tmp/stock2/run/thermpress"
+printf 'thermpress-caps 2\nroot %s\nscaling_max_freq 0 notanumber 5\n' "$(realpath "$tmp/stock2")" \
+	>"$tmp/stock2/run/thermpress/caps.state"
+run env -u THERMPRESS_STATE_DIR "$TP" --root "$tmp/stock2" show status
+assert_rc 0 "show status with a damaged state record"
+assert_contains "$out" "pending:           1 damaged record was left out: the caps it held are unknown" \
+	"show status: a damaged record is counted, never 'none'"
 
 # ---- §5 -----------------------------------------------------------------------------
 run "$TP" --sim --virtual-clock sim advance 18446744073709551615ns
