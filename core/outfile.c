@@ -54,6 +54,8 @@ static bool in_proc(const char *link)
  * links itself: a link in a sticky, world-writable directory is followed only when
  * its owner is the user or the directory's owner.  -EACCES when refused.
  */
+#define PROTECTED_LINK "a symbolic link in a sticky, world-writable directory owned by neither " \
+	"you nor the directory's owner (the kernel's fs.protected_symlinks rule)"
 static int protected_link(const char *link, const struct stat *lst)
 {
 	char *dir = dir_of(link);
@@ -201,6 +203,32 @@ static void outfile_free(struct tp_outfile *of)
 	free(of);
 }
 
+/*
+ * A temporary file to replace the regular file resolved (st: its stat; resolved becomes
+ * of->target, or is freed on error).  0 or -errno with the message.
+ */
+static int temp_for_regular(struct tp_outfile *of, char *resolved, const struct stat *st,
+			    int *fd, struct tp_error *err)
+{
+	/* may we write it?  Opening without O_TRUNC changes nothing */
+	int probe = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+
+	if (probe < 0) {
+		rc = -errno;
+		free(resolved);
+		return tp_error_set(err, rc, "cannot write %s: %s", of->path, strerror(-rc));
+	}
+	close(probe);
+	of->target = resolved;
+	rc = create_temp(of, fd);
+	if (rc)
+		return tp_error_set(err, rc, "cannot create a temporary file next to %s: %s",
+				    of->path, strerror(-rc));
+	/* the replacement keeps the file's permissions */
+	(void)fchmod(*fd, st->st_mode & 07777);
+	return 0;
+}
+
 int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *err)
 {
 	struct tp_outfile *of = calloc(1, sizeof(*of));
@@ -221,15 +249,11 @@ int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *
 		return 0;
 	}
 	rc = follow_links(path, &resolved, &links, &magic);
-	if (rc == -EPERM) {
-		outfile_free(of);
-		return tp_error_set(err, -EACCES, "refusing to write %s: a symbolic link in a sticky, "
-				    "world-writable directory owned by neither you nor the directory's "
-				    "owner (the kernel's fs.protected_symlinks rule)", path);
-	}
 	if (rc) {
 		outfile_free(of);
-		return tp_error_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
+		return tp_error_set(err, rc == -EPERM ? -EACCES : rc, "%s %s: %s",
+				    rc == -EPERM ? "refusing to write" : "cannot write", path,
+				    rc == -EPERM ? PROTECTED_LINK : strerror(-rc));
 	}
 	if (magic) {
 		/* an open file of this process: add to it as its owner would */
@@ -251,26 +275,12 @@ int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *
 			return tp_error_set(err, rc, "cannot create %s: %s", path, strerror(-rc));
 		}
 	} else if (S_ISREG(st.st_mode)) {
-		/* may we write it?  Opening without O_TRUNC changes nothing */
-		int probe = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-
-		if (probe < 0) {
-			rc = -errno;
-			free(resolved);
-			outfile_free(of);
-			return tp_error_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
-		}
-		close(probe);
-		of->target = resolved;
-		resolved = NULL;
-		rc = create_temp(of, &fd);
+		rc = temp_for_regular(of, resolved, &st, &fd, err);
 		if (rc) {
 			outfile_free(of);
-			return tp_error_set(err, rc, "cannot create a temporary file next to %s: %s",
-					    path, strerror(-rc));
+			return rc;
 		}
-		/* the replacement keeps the file's permissions */
-		(void)fchmod(fd, st.st_mode & 07777);
+		resolved = NULL;	/* of->target */
 	} else if (S_ISDIR(st.st_mode)) {
 		free(resolved);
 		outfile_free(of);
