@@ -404,7 +404,7 @@ static bool backend_ok(const char *val, char *msg, size_t len)
 {
 	char shown[48];
 
-	if (tp_abi_backend_name_ok(val))
+	if (!*val || tp_abi_backend_name_ok(val))	/* "": unknown, as the writers write it */
 		return true;
 	tp_text_terminal(shown, sizeof(shown), val, strnlen(val, 40), 0);
 	snprintf(msg, len, "backend '%s' is not a backend name (1 to %d characters of a-z, 0-9, _)",
