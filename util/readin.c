@@ -58,28 +58,6 @@ const char *readin_strerror(int e)
 	return strerror(e);
 }
 
-long readin_all(int fd, char *buf, size_t max)
-{
-	size_t used = 0;
-
-	for (;;) {
-		char extra;
-		ssize_t n = used < max ? read(fd, buf + used, max - used) : read(fd, &extra, 1);
-
-		if (n < 0 && (errno == EINTR))
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		if (used == max)
-			return -EFBIG;	/* a byte past the limit */
-		used += (size_t)n;
-	}
-	buf[used] = '\0';
-	return (long)used;
-}
-
 #ifdef READIN_FAULT_HOOKS
 unsigned long readin_fail_alloc;
 #endif

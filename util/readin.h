@@ -35,12 +35,6 @@ int readin_check_fd(int fd, enum readin_kind kind);
 /* strerror(), but "not a regular file" for ENOTREG and "larger than the limit" for EFBIG. */
 const char *readin_strerror(int e);
 
-/*
- * Read at most max bytes of fd into buf (NUL-terminated, so buf holds max + 1): the
- * length, or -errno; -EFBIG when the file holds more than max bytes.
- */
-long readin_all(int fd, char *buf, size_t max);
-
 /* A line reader: the line and its buffer, the limit and where the reader is. */
 struct readin_line {
 	char *buf;		/* the current line without its newline, NUL-terminated */

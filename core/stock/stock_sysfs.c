@@ -44,16 +44,29 @@ int stock_path(const struct stock *s, char *buf, size_t len, const char *fmt, ..
 
 int stock_read_text(const char *path, char *buf, size_t len)
 {
-	/* never blocking on a FIFO or device planted there, never reading past len - 1 */
+	size_t used = 0;
+	/* never blocking on a FIFO or device planted there: a regular file, read up to len - 1 */
 	int fd = readin_open(AT_FDCWD, path, 0, READIN_REGULAR);
-	long used;
 
 	if (fd < 0)
 		return fd;
-	used = readin_all(fd, buf, len - 1);
+	while (used < len - 1) {
+		ssize_t n = read(fd, buf + used, len - 1 - used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
 	close(fd);
-	if (used < 0)
-		return (int)used;
+	buf[used] = '\0';
 	while (used && (buf[used - 1] == '\n' || buf[used - 1] == ' '))
 		buf[--used] = '\0';
 	return 0;
