@@ -195,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (i)
 			CHECK(st->time_ns > p.steps[i - 1].time_ns ||
 			      (st->time_ns == p.steps[i - 1].time_ns && st->line > p.steps[i - 1].line));
-		for (int c = tp_cpuset_next(&st->cpus, 0); c >= 0; c = tp_cpuset_next(&st->cpus, c + 1)) {
+		for (int c = tp_cpuset_next(st->cpus, 0); c >= 0; c = tp_cpuset_next(st->cpus, c + 1)) {
 			uint64_t khz;
 
 			CHECK(c < 8);
