@@ -128,6 +128,17 @@ if [ "$is_root" = 1 ]; then
 	mv "$tmp/config.real" "$CFG"
 fi
 
+# A device named as the input: refused before reading (it was read as text up to a limit).
+run "$TP" replay /dev/zero
+assert_rc 1 "replay /dev/zero is refused"
+assert_contains "$err" "cannot open /dev/zero: not a regular file" "replay: the device is named"
+run "$TP" --sim --virtual-clock cap play /dev/zero
+assert_rc 1 "cap play /dev/zero is refused"
+assert_contains "$err" "cannot open /dev/zero: not a regular file" "cap play: the device is named"
+run "$TP" --sim -f /dev/zero
+assert_rc 1 "-f /dev/zero is refused"
+assert_contains "$err" "not a regular file" "-f: the device is named"
+
 # export --textfile DIR where DIR/thermpress.prom is a FIFO: an error at once, no block.
 mkdir "$tmp/tf"
 mkfifo "$tmp/tf/thermpress.prom"
