@@ -1,40 +1,43 @@
 /* SPDX-License-Identifier: MIT */
 /* cap play: apply a cap profile over time, then restore every cap. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <thermpress/experiment.h>
 
 #include "exp_util.h"
+#include "readin.h"
 
 int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof)
 {
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp;
-	int status, rc;
+	int status, rc, fd = -1;
+	FILE *fp = stdin;
 
-	if ((status = exp_read_file(ctx, path, &text, &len)))
-		return status;
-	if ((status = ctx_snapshot(ctx, &snap))) {
-		free(text);
-		return status;
+	/* streamed, a line at a time (the reader's limits), from a file or a pipe only */
+	if (strcmp(path, "-")) {
+		fd = readin_open(AT_FDCWD, path, 0, READIN_STREAM);
+		fp = fd < 0 ? NULL : fdopen(fd, "r");
+		if (!fp) {
+			if (fd >= 0)
+				close(fd);
+			return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path,
+					 readin_strerror(fd < 0 ? fd : -errno));
+		}
 	}
-	fp = fmemopen(text, len ? len : 1, "r");
-	if (!fp) {
-		status = cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", path, strerror(errno));
-	} else {
+	if ((status = ctx_snapshot(ctx, &snap)) == 0) {
 		rc = tp_profile_read(fp, path, &snap, prof, &err);
 		if (rc < 0)
 			status = cmd_tp_error(ctx, rc, &err);
-		fclose(fp);
 	}
+	if (fp != stdin)
+		fclose(fp);
 	tp_snapshot_release(&snap);
-	free(text);
 	return status;
 }
 

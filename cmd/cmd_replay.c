@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* replay: a trace or a cap profile through several backends (docs/experiments.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <thermpress/experiment.h>
 #include <thermpress/outfile.h>
 
+#include "readin.h"
 #include "exp_util.h"
 #include "grow.h"
 #include "fmt.h"
@@ -197,12 +199,19 @@ static void progress_done(struct rows *r)
  */
 static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 {
-	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin, *tmp;
+	/* a regular file or a pipe, opened without blocking on anything else (readin.h) */
+	bool std = !strcmp(path, "-");
+	int fd = std ? -1 : readin_open(AT_FDCWD, path, 0, READIN_STREAM);
+	FILE *in = std ? stdin : fd < 0 ? NULL : fdopen(fd, "r"), *tmp;
 	char buf[65536];
 	size_t n;
 
-	if (!in)
-		return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path, strerror(errno));
+	if (!in) {
+		if (fd >= 0)
+			close(fd);
+		return cmd_error(ctx, EXIT_RUNTIME, "cannot open %s: %s", path,
+				 readin_strerror(fd < 0 ? fd : -errno));
+	}
 	if (in != stdin && fseeko(in, 0, SEEK_SET) == 0) {
 		*out = in;
 		return 0;

@@ -122,6 +122,27 @@ static void print_cap_method(struct cmd_ctx *ctx, const struct tp_stock_info *in
 }
 
 /* The stock-kernel part of show status. */
+/*
+ * The pending line of show status.  Damaged records were left out of nr: say how many,
+ * and that the caps they held are unknown, never "none" (docs/state.md).
+ */
+static void print_pending(struct cmd_ctx *ctx, size_t nr)
+{
+	struct tp_pending pend = { 0 };
+	char damaged[200] = "";
+
+	if (tp_pending(ctx->src, &pend, NULL) == 0 && pend.skipped)
+		snprintf(damaged, sizeof(damaged), "%s%zu damaged record%s left out: the caps %s "
+			 "held are unknown (check them by hand; 'thermpress cap restore' removes %s)",
+			 nr ? "; " : "", pend.skipped, pend.skipped == 1 ? " was" : "s were",
+			 pend.skipped == 1 ? "it" : "they", pend.skipped == 1 ? "it" : "them");
+	if (nr)
+		out_printf(ctx, "pending:           %zu limit%s pending (run 'thermpress cap restore')%s\n",
+			   nr, nr == 1 ? "" : "s", damaged);
+	else
+		out_printf(ctx, "pending:           %s\n", damaged[0] ? damaged : "none");
+}
+
 static int print_stock_status(struct cmd_ctx *ctx)
 {
 	struct tp_stock_info info;
@@ -182,11 +203,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 	out_printf(ctx, "kernel average:    %s\n", info.kernel_avg[0] ? info.kernel_avg : FMT_NONE);
 	print_cap_method(ctx, &info);
 	out_printf(ctx, "state file:        %s\n", info.state_file[0] ? info.state_file : FMT_NONE);
-	if (info.nr_pending)
-		out_printf(ctx, "pending:           %zu limit%s pending (run 'thermpress cap restore')\n",
-			   info.nr_pending, info.nr_pending == 1 ? "" : "s");
-	else
-		out_printf(ctx, "pending:           none\n");
+	print_pending(ctx, info.nr_pending);
 	for (size_t i = 0; i < info.nr_notes; i++)
 		out_printf(ctx, "note:              %s\n", info.notes[i]);
 	tp_stock_info_release(&info);

@@ -9,8 +9,6 @@
 #include "commands.h"
 #include "signals.h"
 
-/* A whole file in memory (NUL terminated); 0 or an exit status (reported). */
-int exp_read_file(struct cmd_ctx *ctx, const char *path, char **text, size_t *len);
 /* The simulator on a virtual clock: time moves by advancing it, not by sleeping. */
 bool exp_virtual_clock(struct cmd_ctx *ctx);
 /* That, or a served simulator (through --root or $THERMPRESS_ROOT) on a virtual clock. */

@@ -63,7 +63,9 @@ static const char *const sections[][2] = {
 	  "one command per line, in order.  Blank lines and comments (from a # at the start "
 	  "of a word to the end of the line) are skipped.  The first command that fails "
 	  "stops the script with the message thermpress: FILE:LINE: message and that "
-	  "command's exit status." },
+	  "command's exit status.  A line holds at most 65536 bytes and no NUL byte, a "
+	  "script at most 10000000 lines: past that the script stops at that line with "
+	  "exit status 2 before running it.  FILE is a regular file or a pipe." },
 	{ "SHELL",
 	  "thermpress shell reads commands from the terminal: ? lists what may come next, "
 	  "TAB completes commands and the values of their arguments and options (CPU "

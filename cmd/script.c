@@ -5,25 +5,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "commands.h"
+#include "readin.h"
+
+#define SCRIPT_MAX_LINE 65536		/* bytes of a script line (docs: man page, -f) */
+#define SCRIPT_MAX_LINES 10000000ul	/* lines of a script */
 
 int script_run_stream(struct cmd_ctx *ctx, void *stream, const char *name)
 {
 	FILE *fp = stream;
-	char *line = NULL;
-	size_t cap = 0;
-	int status = 0;
+	struct readin_line in = { .max = SCRIPT_MAX_LINE, .max_lines = SCRIPT_MAX_LINES };
+	int status = 0, rc;
 
 	ctx->mode = MODE_SCRIPT;
 	ctx->script_name = name;
 	ctx->script_line = 0;
-	while (getline(&line, &cap, fp) >= 0) {
+	while ((rc = readin_next(&in, fp)) != 0) {
 		char **argv;
 		int argc;
 		char msg[256];
 
-		ctx->script_line++;
-		if (cmd_split(line, &argv, &argc, msg, sizeof(msg))) {
+		ctx->script_line = (unsigned)in.lineno;
+		if (rc < 0) {
+			/* a line cut short or a failed read is an error, never the end */
+			status = cmd_error(ctx, readin_bad_input(rc) ? EXIT_USAGE : EXIT_RUNTIME, "%s",
+					   readin_line_error(&in, rc, msg, sizeof(msg)));
+			break;
+		}
+		if (cmd_split(in.buf, &argv, &argc, msg, sizeof(msg))) {
 			status = cmd_error(ctx, EXIT_USAGE, "%s", msg);
 			break;
 		}
@@ -39,9 +51,7 @@ int script_run_stream(struct cmd_ctx *ctx, void *stream, const char *name)
 			break;
 		}
 	}
-	if (!status && ferror(fp))
-		status = cmd_error(ctx, EXIT_RUNTIME, "cannot read %s: %s", name, strerror(errno));
-	free(line);
+	readin_free(&in);
 	return status;
 }
 
@@ -49,10 +59,13 @@ int script_run_file(struct cmd_ctx *ctx, const char *path)
 {
 	if (!strcmp(path, "-"))
 		return script_run_stream(ctx, stdin, "<stdin>");
-	FILE *fp = fopen(path, "r");
+	int fd = readin_open(AT_FDCWD, path, 0, READIN_STREAM);
+	FILE *fp = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!fp) {
 		char e[128];
-		snprintf(e, sizeof(e), "%s", strerror(errno));
+		snprintf(e, sizeof(e), "%s", readin_strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
 		e[0] = (char)(e[0] >= 'A' && e[0] <= 'Z' ? e[0] - 'A' + 'a' : e[0]);
 		return cmd_error(ctx, EXIT_RUNTIME, "cannot open script '%s': %s", path, e);
 	}

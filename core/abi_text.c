@@ -327,6 +327,13 @@ static bool name_ok(const char *s, size_t n, bool backend)
 	return n > 0;
 }
 
+bool tp_abi_backend_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n < TP_NAME_MAX && name_ok(s, n, true);
+}
+
 static bool key_is(const struct cursor *c, const char *key, const char **value)
 {
 	size_t n = strlen(key);

@@ -7,7 +7,13 @@
 #ifndef TP_CORE_ABI_TEXT_H
 #define TP_CORE_ABI_TEXT_H
 
+/* The most thermpress reads of one interface file (docs/abi.md): 4096 CPUs of stats fit well. */
+#define TP_ABI_MAX_FILE (16 << 20)
+
 #include <thermpress/thermpress.h>
+
+/* A backend name as docs/abi.md has them: 1 to TP_NAME_MAX - 1 characters of [a-z0-9_]. */
+bool tp_abi_backend_name_ok(const char *s);
 
 /* The `stats` file for snap, into a malloc'ed, NUL-terminated buffer. */
 int tp_abi_format_stats(const struct tp_snapshot *snap, char **text, size_t *len);

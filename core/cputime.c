@@ -183,7 +183,7 @@ int tp_cpu_ticks_read(struct tp_source *src, struct tp_cpu_ticks *out, size_t ma
 		return tp_error_set(err, -ENOTSUP,
 				    "%s: its cpus are simulated, not the ones /proc/stat counts",
 				    src->description);
-	fd = tp_root_open(src->root, "proc/stat", O_RDONLY, 0);
+	fd = tp_root_open_file(src->root, "proc/stat", O_RDONLY);
 	if (fd < 0)
 		return tp_error_set(err, fd, "cannot open %s/proc/stat: %s", src->root,
 				    strerror(-fd));

@@ -16,6 +16,8 @@
 
 #include <thermpress/outfile.h>
 
+#include "readin.h"
+
 struct tp_outfile {
 	FILE *fp;
 	bool is_stdout;
@@ -48,6 +50,28 @@ static bool in_proc(const char *link)
 }
 
 /*
+ * The kernel's fs.protected_symlinks rule, which thermpress must keep since it resolves
+ * links itself: a link in a sticky, world-writable directory is followed only when
+ * its owner is the user or the directory's owner.  -EACCES when refused.
+ */
+#define PROTECTED_LINK "a symbolic link in a sticky, world-writable directory owned by neither " \
+	"you nor the directory's owner (the kernel's fs.protected_symlinks rule)"
+static int protected_link(const char *link, const struct stat *lst)
+{
+	char *dir = dir_of(link);
+	struct stat ds;
+	int rc = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	if (stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) &&
+	    lst->st_uid != geteuid() && lst->st_uid != ds.st_uid)
+		rc = -EACCES;
+	free(dir);
+	return rc;
+}
+
+/*
  * Follow the symbolic links of path.  *resolved gets the final path (malloc'ed),
  * *links whether there was a link, *magic whether one was in /proc (then resolved
  * is NULL).  0 or -errno.
@@ -72,6 +96,10 @@ static int follow_links(const char *path, char **resolved, bool *links, bool *ma
 			return 0;
 		}
 		*links = true;
+		if (protected_link(cur, &st)) {
+			free(cur);
+			return -EPERM;	/* told apart from EACCES by the caller's message */
+		}
 		if (in_proc(cur)) {
 			*magic = true;
 			free(cur);
@@ -139,12 +167,66 @@ static int create_temp(struct tp_outfile *of, int *fd)
 	return -EEXIST;
 }
 
+/*
+ * A device or FIFO opened to be written in place, never blocking in open(): a FIFO
+ * without a reader is waited for FIFO_WAIT_MS at most (ENXIO after), by retrying a
+ * non-blocking open; then blocking as any stream.  fd or -1 with errno.
+ */
+#define FIFO_WAIT_MS 10000
+static int open_in_place(const char *path)
+{
+	int fd = -1, fl;
+
+	for (int waited = 0; fd < 0; waited += 20) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && (errno != ENXIO || waited >= FIFO_WAIT_MS))
+			return -1;
+		if (fd < 0)
+			nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000000 }, NULL);
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 static void outfile_free(struct tp_outfile *of)
 {
 	free(of->path);
 	free(of->target);
 	free(of->tmp);
 	free(of);
+}
+
+/*
+ * A temporary file to replace the regular file resolved (st: its stat; resolved becomes
+ * of->target, or is freed on error).  0 or -errno with the message.
+ */
+static int temp_for_regular(struct tp_outfile *of, char *resolved, const struct stat *st,
+			    int *fd, struct tp_error *err)
+{
+	/* may we write it?  Opening without O_TRUNC changes nothing */
+	int probe = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+
+	if (probe < 0) {
+		rc = -errno;
+		free(resolved);
+		return tp_error_set(err, rc, "cannot write %s: %s", of->path, strerror(-rc));
+	}
+	close(probe);
+	of->target = resolved;
+	rc = create_temp(of, fd);
+	if (rc)
+		return tp_error_set(err, rc, "cannot create a temporary file next to %s: %s",
+				    of->path, strerror(-rc));
+	/* the replacement keeps the file's permissions */
+	(void)fchmod(*fd, st->st_mode & 07777);
+	return 0;
 }
 
 int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *err)
@@ -169,7 +251,9 @@ int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *
 	rc = follow_links(path, &resolved, &links, &magic);
 	if (rc) {
 		outfile_free(of);
-		return tp_error_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
+		return tp_error_set(err, rc == -EPERM ? -EACCES : rc, "%s %s: %s",
+				    rc == -EPERM ? "refusing to write" : "cannot write", path,
+				    rc == -EPERM ? PROTECTED_LINK : strerror(-rc));
 	}
 	if (magic) {
 		/* an open file of this process: add to it as its owner would */
@@ -191,39 +275,26 @@ int tp_outfile_open(const char *path, struct tp_outfile **out, struct tp_error *
 			return tp_error_set(err, rc, "cannot create %s: %s", path, strerror(-rc));
 		}
 	} else if (S_ISREG(st.st_mode)) {
-		/* may we write it?  Opening without O_TRUNC changes nothing */
-		int probe = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-
-		if (probe < 0) {
-			rc = -errno;
-			free(resolved);
-			outfile_free(of);
-			return tp_error_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
-		}
-		close(probe);
-		of->target = resolved;
-		resolved = NULL;
-		rc = create_temp(of, &fd);
+		rc = temp_for_regular(of, resolved, &st, &fd, err);
 		if (rc) {
 			outfile_free(of);
-			return tp_error_set(err, rc, "cannot create a temporary file next to %s: %s",
-					    path, strerror(-rc));
+			return rc;
 		}
-		/* the replacement keeps the file's permissions */
-		(void)fchmod(fd, st.st_mode & 07777);
+		resolved = NULL;	/* of->target */
 	} else if (S_ISDIR(st.st_mode)) {
 		free(resolved);
 		outfile_free(of);
 		return tp_error_set(err, -EISDIR, "cannot write %s: it is a directory", path);
 	} else {
 		/* a device, FIFO or socket: written in place, never truncated or removed */
-		fd = open(resolved, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		fd = open_in_place(resolved);
 	}
 	free(resolved);
 	if (fd < 0) {
 		rc = -errno;
 		outfile_free(of);
-		return tp_error_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
+		return tp_error_set(err, rc, "cannot write %s: %s", path,
+				    rc == -ENXIO ? "a FIFO that nobody read for 10 s" : strerror(-rc));
 	}
 	of->fp = fdopen(fd, "w");
 	if (!of->fp) {
@@ -263,6 +334,57 @@ static int fsync_dir_of(const char *path)
 	return rc;
 }
 
+/* Whether what is at path is a regular file (not following a link): 0, -ENOTREG, -errno. */
+static int regular_at(const char *path)
+{
+	struct stat st;
+
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return S_ISREG(st.st_mode) ? 0 : -ENOTREG;
+}
+
+/*
+ * Rename the temporary file over the target, which must be a regular file or absent at
+ * that very moment, whatever appeared there since the open: an absent path with
+ * RENAME_NOREPLACE; an existing file with RENAME_EXCHANGE, then what came out is
+ * checked and removed if it is a regular file, else swapped back.  Without those flags
+ * (EINVAL: some file systems) a last fstatat() before rename().  0 or -errno.
+ */
+static int put_in_place(struct tp_outfile *of)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		int rc = regular_at(of->target);
+
+		if (rc == -ENOENT) {
+			if (renameat2(AT_FDCWD, of->tmp, AT_FDCWD, of->target, RENAME_NOREPLACE) == 0)
+				return 0;
+			if (errno == EEXIST)
+				continue;	/* something appeared there: look again */
+			break;
+		}
+		if (rc)
+			return rc;
+		if (renameat2(AT_FDCWD, of->tmp, AT_FDCWD, of->target, RENAME_EXCHANGE) == 0) {
+			rc = regular_at(of->tmp);	/* what was at the target a moment ago */
+			if (!rc)
+				return unlink(of->tmp) < 0 ? -errno : 0;
+			if (renameat2(AT_FDCWD, of->tmp, AT_FDCWD, of->target, RENAME_EXCHANGE) < 0) {
+				rc = -errno;
+				free(of->tmp);	/* not ours at that name any more: never remove it */
+				of->tmp = NULL;
+			}
+			return rc;
+		}
+		if (errno != ENOENT)
+			break;
+	}
+	if (errno != EINVAL)
+		return -errno;
+	/* no renameat2() flags on this file system: the check just made, then rename() */
+	return rename(of->tmp, of->target) < 0 ? -errno : 0;
+}
+
 int tp_outfile_commit(struct tp_outfile *of, struct tp_error *err)
 {
 	int rc = 0;
@@ -290,10 +412,11 @@ int tp_outfile_commit(struct tp_outfile *of, struct tp_error *err)
 	}
 	of->fp = NULL;
 	if (of->tmp) {
-		if (rename(of->tmp, of->target) < 0) {
-			rc = -errno;
+		rc = put_in_place(of);
+		if (rc) {
 			tp_error_set(err, rc, "cannot put %s into place: %s", of->path,
-				     strerror(-rc));
+				     rc == -ENOTREG ? "something that is not a regular file is there now"
+						    : strerror(-rc));
 			tp_outfile_discard(of);
 			return rc;
 		}

@@ -13,6 +13,7 @@
 
 #include <linux/openat2.h>
 
+#include "readin.h"
 #include "rootfs.h"
 
 #define MAX_LINKS 40
@@ -184,6 +185,23 @@ int tp_root_open(const char *root, const char *rel, int flags, mode_t mode)
 	return fd;
 }
 
+int tp_root_open_file(const char *root, const char *rel, int flags)
+{
+	int fd = tp_root_open(root, rel, flags | O_NONBLOCK | O_NOCTTY, 0), rc, fl;
+
+	if (fd < 0)
+		return fd;
+	rc = readin_check_fd(fd, READIN_REGULAR);
+	fl = rc ? 0 : fcntl(fd, F_GETFL);
+	if (!rc && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+		rc = -errno;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 int tp_write_value_fd(int fd, const char *value)
 {
 	size_t len = strlen(value);
@@ -201,7 +219,7 @@ int tp_write_value_fd(int fd, const char *value)
 
 int tp_root_write_value(const char *root, const char *rel, int flags, const char *value)
 {
-	int fd = tp_root_open(root, rel, flags, 0);
+	int fd = tp_root_open_file(root, rel, flags);
 
 	return fd < 0 ? fd : tp_write_value_fd(fd, value);
 }

@@ -36,13 +36,21 @@ int tp_open_beneath_walk(int rootfd, const char *rel, int flags, mode_t mode);
 int tp_root_open(const char *root, const char *rel, int flags, mode_t mode);
 
 /*
+ * tp_root_open() of a file thermpress reads or writes as the kernel's: opened with
+ * O_NONBLOCK | O_NOCTTY (a FIFO or device planted there blocks nothing) and then
+ * checked to be a regular file (as sysfs, debugfs, proc and the simulator's files
+ * are): a descriptor in blocking mode, or -errno, -ENOTREG (readin.h) when it is not.
+ */
+int tp_root_open_file(const char *root, const char *rel, int flags);
+
+/*
  * Write value to fd in one write() (a sysfs or simulator file takes one value per
  * write), then close fd.  0, or -errno of the write or the close, or -EIO when the
  * write took only part of it.
  */
 int tp_write_value_fd(int fd, const char *value);
 
-/* tp_root_open(root, rel, flags) and tp_write_value_fd(): 0 or -errno. */
+/* tp_root_open_file(root, rel, flags) and tp_write_value_fd(): 0 or -errno. */
 int tp_root_write_value(const char *root, const char *rel, int flags, const char *value);
 
 #endif

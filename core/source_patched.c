@@ -15,6 +15,8 @@
 #include "source.h"
 #include "state.h"
 #include "grow.h"
+#include "readin.h"
+#include "sim/sim.h"
 
 struct patched {
 	char dir[4096];		/* root + TP_ABI_DIR */
@@ -41,7 +43,21 @@ static const char *errno_hint(int e)
 	return e == EACCES || e == EPERM ? " (debugfs needs root)" : "";
 }
 
-/* Read a whole file from one open into p->buf; NUL-terminated. */
+/*
+ * Open an interface file for reading: never blocking (O_NONBLOCK), and only a regular
+ * file (debugfs's, a fixture's or the simulator's), not a FIFO or a device planted there.
+ */
+static int open_interface(const char *path, struct tp_error *err)
+{
+	int fd = readin_open(AT_FDCWD, path, 0, READIN_REGULAR);
+
+	if (fd < 0)
+		return tp_error_set(err, fd, "cannot open %s: %s%s", path, readin_strerror(fd),
+				    errno_hint(-fd));
+	return fd;
+}
+
+/* Read a whole file (at most TP_ABI_MAX_FILE bytes) from one open into p->buf. */
 static int read_file(struct patched *p, const char *name, size_t *len, struct tp_error *err)
 {
 	char path[4200];
@@ -50,12 +66,17 @@ static int read_file(struct patched *p, const char *name, size_t *len, struct tp
 
 	if (file_path(p, name, path, sizeof(path)) < 0)
 		return tp_error_set(err, -ENAMETOOLONG, "path too long: %s/%s", p->dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_interface(path, err);
 	if (fd < 0)
-		return tp_error_set(err, -errno, "cannot open %s: %s%s", path, strerror(errno),
-				    errno_hint(errno));
+		return fd;
 	for (;;) {
 		ssize_t n;
+
+		if (used >= TP_ABI_MAX_FILE) {
+			close(fd);
+			return tp_error_set(err, -EFBIG, "cannot read %s: larger than %d bytes "
+					    "(the limit of an interface file)", path, TP_ABI_MAX_FILE);
+		}
 
 		char *b = array_grow(p->buf, &p->cap, used + 4096 + 1, 1, 65536);
 
@@ -91,17 +112,18 @@ static int write_file(struct patched *p, const char *name, const char *value, st
 
 	if (file_path(p, name, path, sizeof(path)) < 0)
 		return tp_error_set(err, -ENAMETOOLONG, "path too long: %s/%s", p->dir, name);
-	fd = tp_root_open(p->root, path + strlen(p->root), O_WRONLY, 0);
+	fd = tp_root_open_file(p->root, path + strlen(p->root), O_WRONLY);
 	if (fd == -EXDEV || fd == -ELOOP)
 		return tp_error_set(err, -EXDEV,
 			"refusing to write %s: a symbolic link leads outside the root %s", path,
 			p->root);
 	if (fd < 0)
 		return tp_error_set(err, fd, "cannot open %s for writing: %s%s", path,
-				    strerror(-fd), errno_hint(-fd));
+				    readin_strerror(fd), errno_hint(-fd));
 	rc = tp_write_value_fd(fd, value);
-	if (rc == -EINVAL)
-		return tp_error_set(err, -EINVAL, "the kernel refused '%s' in %s", value, path);
+	if (rc == -EINVAL)	/* the value without its newline, which is no part of it */
+		return tp_error_set(err, -EINVAL, "the kernel refused '%.*s' in %s",
+				    (int)strcspn(value, "\n"), value, path);
 	if (rc < 0)
 		return tp_error_set(err, rc, "cannot write '%s' to %s: %s%s", value, path,
 				    strerror(-rc), errno_hint(-rc));
@@ -379,6 +401,30 @@ static int patched_pending(struct tp_source *src, struct tp_pending *out, struct
 }
 
 /* Write back everything recorded: caps, then each backend's decay, then the backend. */
+/* A stock kernel's limits have no place here (nothing to write them to): left out. */
+static void drop_stock_limits(struct tp_state *st, struct tp_restore_report *rep)
+{
+	for (size_t i = 0; i < st->doc.n;) {
+		if (st->doc.v[i].kind == TP_STATE_SCALING || st->doc.v[i].kind == TP_STATE_COOLING) {
+			tp_state_drop(&st->doc, &st->doc.v[i]);
+			rep->skipped++;
+			st->dirty = true;
+		} else {
+			i++;
+		}
+	}
+}
+
+/* A record the interface refused (why: the write's message) counted as damaged in rep. */
+static void refused_record(struct tp_restore_report *rep, const struct tp_error *why)
+{
+	size_t n = strlen(rep->skipped_text);
+
+	rep->skipped++;
+	snprintf(rep->skipped_text + n, sizeof(rep->skipped_text) - n, "%sa record was refused "
+		 "and left out: %s", n ? "; " : "", why->msg);
+}
+
 static int patched_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
 {
 	static const enum tp_state_kind order[] = { TP_STATE_CAP, TP_STATE_DECAY, TP_STATE_BACKEND };
@@ -393,16 +439,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 	if (rc < 0)
 		return rc;
 	tp_state_report_bad(&st, rep);
-	/* a stock kernel's limits have no place here: nothing to write them to */
-	for (size_t i = 0; i < st.doc.n;) {
-		if (st.doc.v[i].kind == TP_STATE_SCALING || st.doc.v[i].kind == TP_STATE_COOLING) {
-			tp_state_drop(&st.doc, &st.doc.v[i]);
-			rep->skipped++;
-			st.dirty = true;
-		} else {
-			i++;
-		}
-	}
+	drop_stock_limits(&st, rep);
 	if (st.doc.n && active_backend(src, active, &decay, NULL) == 0)
 		snprintf(before, sizeof(before), "%s", active);
 	had_backend = tp_state_find(&st.doc, TP_STATE_BACKEND, 0, NULL) != NULL;
@@ -437,6 +474,14 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 					rc = write_file(p, "decay_ms", value, &one);
 				}
 			}
+			if (rc == -EINVAL) {
+				/* the interface refuses the recorded value: it never can be written
+				 * back, so the record is damaged, reported once and removed */
+				refused_record(rep, &one);
+				tp_state_drop(&st.doc, e);
+				st.dirty = true;
+				continue;
+			}
 			if (rc < 0) {
 				tp_restore_failed(&first, rc, err, &one);
 				i++;
@@ -469,6 +514,8 @@ static int patched_advance(struct tp_source *src, uint64_t ns, struct tp_error *
 	if (access(path, F_OK) != 0)
 		return tp_error_set(err, -ENOTSUP, "%s is not a simulator: it has no clock to advance",
 				    src->description);
+	if (tpsim_advance_check(ns, err))
+		return -ERANGE;
 	snprintf(value, sizeof(value), "%llu\n", (unsigned long long)ns);
 	return write_file(p, "sim_clock", value, err);
 }
@@ -484,12 +531,12 @@ static int patched_info(const struct tp_source *src, struct tp_source_info *info
 
 	info->abi_version = p->version;
 	file_path(p, "sim_clock", path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
+	fd = readin_open(AT_FDCWD, path, 0, READIN_REGULAR);
+	if (fd == -ENOENT)
 		return 0;
 	info->simulated = true;
 	if (fd < 0)
-		return tp_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+		return tp_error_set(err, fd, "cannot open %s: %s", path, readin_strerror(fd));
 	n = read(fd, value, sizeof(value) - 1);
 	if (n < 0) {
 		int e = errno;

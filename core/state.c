@@ -316,7 +316,7 @@ void tp_state_default_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", env);
 	else if (geteuid() == 0)
 		snprintf(buf, len, "/run/thermpress");
-	else if (xdg && *xdg)
+	else if (xdg && *xdg == '/')	/* the XDG spec: a relative path is ignored */
 		snprintf(buf, len, "%s/thermpress", xdg);
 	else
 		snprintf(buf, len, "/tmp/thermpress-%u", (unsigned)geteuid());

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <thermpress/outfile.h>
@@ -19,11 +20,17 @@ int export_textfile_write(struct export_source *es, const char *dir, struct tp_e
 	struct export_buf b = { 0 };
 	struct tp_outfile *of;
 	char path[4200];
+	struct stat st;
 	int rc;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, EXPORT_TEXTFILE_NAME) >= sizeof(path))
 		return tp_error_set(err, -ENAMETOOLONG, "export: directory name too long: '%s'",
 				    dir);
+	/* the collector reads a regular file replaced whole: a FIFO or device there is a
+	 * mistake, never written to in place (nor waited on for a reader) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return tp_error_set(err, -EINVAL, "export: %s is not a regular file (the textfile "
+				    "collector reads a regular file, which thermpress replaces)", path);
 	export_scrape(es, &b, EXPORT_TEXT_004);
 	rc = tp_outfile_open(path, &of, err);
 	if (rc == 0) {

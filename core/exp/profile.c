@@ -9,7 +9,11 @@
 
 #include "exp/exp.h"
 #include "grow.h"
+#include "readin.h"
 #include "trim.h"
+
+#define PROFILE_MAX_LINE 4096		/* bytes of a line (docs/experiments.md) */
+#define PROFILE_MAX_LINES 10000000ul	/* lines of a profile */
 
 /* "0" (any unit) is allowed here, unlike tp_parse_duration_ns. */
 static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
@@ -25,7 +29,7 @@ static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
 }
 
 static int parse_step(char *line, const struct tp_snapshot *topo, struct tp_profile_step *st,
-		      struct tp_error *err)
+		      struct tp_cpuset *set, struct tp_error *err)
 {
 	char *first = strchr(line, ','), *last = strrchr(line, ',');
 	char *time_s, *cpus_s, *value_s;
@@ -44,7 +48,7 @@ static int parse_step(char *line, const struct tp_snapshot *topo, struct tp_prof
 	rc = parse_time(time_s, &st->time_ns, err);
 	if (rc)
 		return rc;
-	rc = tp_parse_cpulist(cpus_s, topo, &st->cpus, err);
+	rc = tp_parse_cpulist(cpus_s, topo, set, err);
 	if (rc)
 		return rc;
 	if (!strcmp(value_s, "clear")) {
@@ -55,7 +59,7 @@ static int parse_step(char *line, const struct tp_snapshot *topo, struct tp_prof
 	if (rc)
 		return rc;
 	/* every CPU must be able to take the value */
-	for (int c = tp_cpuset_next(&st->cpus, 0); c >= 0; c = tp_cpuset_next(&st->cpus, c + 1)) {
+	for (int c = tp_cpuset_next(set, 0); c >= 0; c = tp_cpuset_next(set, c + 1)) {
 		int i = tp_snapshot_find_cpu(topo, c);
 		uint64_t khz;
 
@@ -77,60 +81,124 @@ static int cmp_step(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/*
+ * The distinct CPU sets of a profile being read: steps keep an index (idx) into sets,
+ * found through an open-addressing hash table of SET_SLOTS slots (index + 1, 0 free).
+ */
+#define SET_SLOTS (2 * TP_PROFILE_MAX_SETS)
+struct set_table {
+	uint32_t slot[SET_SLOTS];
+	size_t alloc, idx_alloc;
+	uint32_t *idx;		/* per step */
+};
+
+static uint32_t set_hash(const struct tp_cpuset *set)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < sizeof(set->bits) / sizeof(set->bits[0]); i++)
+		h = (h ^ set->bits[i]) * 1099511628211ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The index of set in out->sets, added if new: >= 0, or -ENOMEM / -E2BIG (too many). */
+static long intern_set(struct tp_profile *out, struct set_table *t, const struct tp_cpuset *set)
+{
+	uint32_t h = set_hash(set) % SET_SLOTS;
+
+	for (; t->slot[h]; h = (h + 1) % SET_SLOTS)
+		if (!memcmp(&out->sets[t->slot[h] - 1], set, sizeof(*set)))
+			return t->slot[h] - 1;
+	if (out->nr_sets == TP_PROFILE_MAX_SETS)
+		return -E2BIG;
+	struct tp_cpuset *v = array_grow(out->sets, &t->alloc, out->nr_sets + 1, sizeof(*v), 4);
+
+	if (!v)
+		return -ENOMEM;
+	out->sets = v;
+	out->sets[out->nr_sets] = *set;
+	t->slot[h] = (uint32_t)++out->nr_sets;
+	return (long)out->nr_sets - 1;
+}
+
+/* Add the step of line p (lineno) to out: 0, or -errno with "NAME:LINE: ..." in err. */
+static int add_step(struct tp_profile *out, struct set_table *t, size_t *alloc, char *p,
+		    unsigned lineno, const struct tp_snapshot *topo, const char *name,
+		    struct tp_error *err)
+{
+	struct tp_profile_step *s = array_grow(out->steps, alloc, out->nr_steps + 1, sizeof(*s), 16);
+	uint32_t *ix = s ? array_grow(t->idx, &t->idx_alloc, out->nr_steps + 1, sizeof(*ix), 16)
+			 : NULL;
+	struct tp_cpuset set;
+	struct tp_error e = { 0 };
+	long k;
+	int rc;
+
+	if (s)
+		out->steps = s;
+	if (!ix)
+		return tp_error_set(err, -ENOMEM, "%s: out of memory", name);
+	t->idx = ix;
+	s = &out->steps[out->nr_steps];
+	memset(s, 0, sizeof(*s));
+	s->line = lineno;
+	rc = parse_step(p, topo, s, &set, &e);
+	if (rc)
+		return tp_error_set(err, rc, "%s:%u: %s", name, lineno, e.msg);
+	k = intern_set(out, t, &set);
+	if (k == -E2BIG)
+		return tp_error_set(err, -EINVAL, "%s:%u: more than %d different CPU lists (the limit)",
+				    name, lineno, TP_PROFILE_MAX_SETS);
+	if (k < 0)
+		return tp_error_set(err, -ENOMEM, "%s: out of memory", name);
+	t->idx[out->nr_steps++] = (uint32_t)k;
+	return 0;
+}
+
 int tp_profile_read(FILE *fp, const char *name, const struct tp_snapshot *topo,
 		    struct tp_profile *out, struct tp_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0, alloc = 0;
-	unsigned lineno = 0;
+	struct readin_line in = { .max = PROFILE_MAX_LINE, .max_lines = PROFILE_MAX_LINES };
+	struct set_table *t = calloc(1, sizeof(*t));
+	size_t alloc = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (!t)
+		return tp_error_set(err, -ENOMEM, "%s: out of memory", name);
 	for (;;) {
-		ssize_t n = getline(&line, &cap, fp);
-		struct tp_error e = { 0 };
-		char *p, *hash;
+		char *p, *hash, msg[80];
 
-		if (n < 0)
+		rc = readin_next(&in, fp);
+		if (rc == 0)
 			break;
-		lineno++;
-		hash = strchr(line, '#');
+		if (rc < 0) {
+			readin_line_error(&in, rc, msg, sizeof(msg));
+			rc = tp_error_set(err, readin_bad_input(rc) ? -EINVAL : rc,
+					  "%s:%lu: %s", name, in.lineno, msg);
+			goto done;
+		}
+		hash = strchr(in.buf, '#');
 		if (hash)
 			*hash = '\0';
-		p = trim(line);
-		if (!*p)
-			continue;
-		struct tp_profile_step *s = array_grow(out->steps, &alloc, out->nr_steps + 1,
-							 sizeof(*s), 16);
-
-		if (!s) {
-			rc = tp_error_set(err, -ENOMEM, "%s: out of memory", name);
+		p = trim(in.buf);
+		rc = *p ? add_step(out, t, &alloc, p, (unsigned)in.lineno, topo, name, err) : 0;
+		if (rc)
 			goto done;
-		}
-		out->steps = s;
-		struct tp_profile_step *st = &out->steps[out->nr_steps];
-		memset(st, 0, sizeof(*st));
-		st->line = lineno;
-		rc = parse_step(p, topo, st, &e);
-		if (rc) {
-			rc = tp_error_set(err, rc, "%s:%u: %s", name, lineno, e.msg);
-			goto done;
-		}
-		out->nr_steps++;
-	}
-	if (ferror(fp)) {
-		rc = tp_error_set(err, -EIO, "%s: read error", name);
-		goto done;
 	}
 	if (!out->nr_steps) {
 		rc = tp_error_set(err, -EINVAL, "%s: the profile has no steps "
 				  "(lines of 'TIME, CPULIST, VALUE')", name);
 		goto done;
 	}
+	for (size_t i = 0; i < out->nr_steps; i++)
+		out->steps[i].cpus = &out->sets[t->idx[i]];
 	qsort(out->steps, out->nr_steps, sizeof(*out->steps), cmp_step);
 	out->end_ns = out->steps[out->nr_steps - 1].time_ns;
 done:
-	free(line);
+	readin_free(&in);
+	free(t->idx);
+	free(t);
 	if (rc)
 		tp_profile_free(out);
 	return rc;
@@ -139,6 +207,7 @@ done:
 void tp_profile_free(struct tp_profile *profile)
 {
 	free(profile->steps);
+	free(profile->sets);
 	memset(profile, 0, sizeof(*profile));
 }
 
@@ -178,8 +247,8 @@ int tp_profile_to_trace(const struct tp_profile *profile, const struct tp_snapsh
 	out->meta.state_start_ns = out->meta.first_tick_ns = (int64_t)start_ns;
 	tp_cpuset_zero(&named);
 	for (size_t s = 0; s < profile->nr_steps; s++)
-		for (int c = tp_cpuset_next(&profile->steps[s].cpus, 0); c >= 0;
-		     c = tp_cpuset_next(&profile->steps[s].cpus, c + 1))
+		for (int c = tp_cpuset_next(profile->steps[s].cpus, 0); c >= 0;
+		     c = tp_cpuset_next(profile->steps[s].cpus, c + 1))
 			tp_cpuset_add(&named, c);
 	khz = calloc(topo->nr_cpus ? topo->nr_cpus : 1, sizeof(*khz));
 	if (!khz)
@@ -198,8 +267,8 @@ int tp_profile_to_trace(const struct tp_profile *profile, const struct tp_snapsh
 	for (size_t s = 0; s < profile->nr_steps && !rc; s++) {
 		const struct tp_profile_step *st = &profile->steps[s];
 
-		for (int cpu = tp_cpuset_next(&st->cpus, 0); cpu >= 0 && !rc;
-		     cpu = tp_cpuset_next(&st->cpus, cpu + 1)) {
+		for (int cpu = tp_cpuset_next(st->cpus, 0); cpu >= 0 && !rc;
+		     cpu = tp_cpuset_next(st->cpus, cpu + 1)) {
 			int i = tp_snapshot_find_cpu(topo, cpu);
 
 			if (i < 0) {

@@ -278,8 +278,8 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 	 */
 	tp_cpuset_zero(&touched);
 	for (size_t s = 0; s < profile->nr_steps; s++)
-		for (int c = tp_cpuset_next(&profile->steps[s].cpus, 0); c >= 0;
-		     c = tp_cpuset_next(&profile->steps[s].cpus, c + 1))
+		for (int c = tp_cpuset_next(profile->steps[s].cpus, 0); c >= 0;
+		     c = tp_cpuset_next(profile->steps[s].cpus, c + 1))
 			tp_cpuset_add(&touched, c);
 	rc = tp_snapshot_take(src, &now_snap, err);
 	if (rc)
@@ -295,8 +295,8 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		rc = wait_until(src, opts, begin, &now, st->time_ns, &e);
 		if (rc || stopped(opts))
 			break;
-		rc = st->clear ? tp_cap_clear(src, &st->cpus, &e)
-			       : tp_cap_set(src, &st->cpus, &st->value, &e);
+		rc = st->clear ? tp_cap_clear(src, st->cpus, &e)
+			       : tp_cap_set(src, st->cpus, &st->value, &e);
 		if (rc) {
 			tp_error_set(&e, rc, "line %u: %s", st->line, e.msg);
 			break;

@@ -12,9 +12,11 @@
 #include <thermpress/experiment.h>
 #include <thermpress/text.h>
 
+#include "abi_text.h"
 #include "exp/exp.h"
 #include "intparse.h"
 #include "grow.h"
+#include "readin.h"
 #include "trim.h"
 
 void tp_trace_meta_init(struct tp_trace_meta *meta)
@@ -394,6 +396,22 @@ static int number_field(size_t k, const char *val, bool missing, int64_t *out, c
 	return 0;
 }
 
+/*
+ * A backend name by its grammar (docs/abi.md: 1..31 of [a-z0-9_]), so that what is read
+ * is written back the same in every format; else false with the message.
+ */
+static bool backend_ok(const char *val, char *msg, size_t len)
+{
+	char shown[48];
+
+	if (!*val || tp_abi_backend_name_ok(val))	/* "": unknown, as the writers write it */
+		return true;
+	tp_text_terminal(shown, sizeof(shown), val, strnlen(val, 40), 0);
+	snprintf(msg, len, "backend '%s' is not a backend name (1 to %d characters of a-z, 0-9, _)",
+		 shown, TP_NAME_MAX - 1);
+	return false;
+}
+
 /* Put field k (a column index) of a row: val, or missing. */
 static int set_field(struct tp_trace_row *r, size_t k, const char *val, bool missing, char *msg,
 		     size_t len)
@@ -406,11 +424,8 @@ static int set_field(struct tp_trace_row *r, size_t k, const char *val, bool mis
 			r->backend[0] = '\0';
 			return 0;
 		}
-		if (strlen(val) >= sizeof(r->backend)) {
-			snprintf(msg, len, "backend name '%.40s' is too long (at most %zu bytes)", val,
-				 sizeof(r->backend) - 1);
+		if (!backend_ok(val, msg, len))
 			return -EINVAL;
-		}
 		memcpy(r->backend, val, strlen(val) + 1);
 		return 0;
 	}
@@ -523,7 +538,8 @@ static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bo
 		return meta_str(m->source, sizeof(m->source), key, val, missing, msg, len);
 	}
 	if (!strcmp(key, "backend"))
-		return meta_str(m->backend, sizeof(m->backend), key, val, missing, msg, len);
+		return !missing && !backend_ok(val, msg, len) ? -EINVAL
+			: meta_str(m->backend, sizeof(m->backend), key, val, missing, msg, len);
 	if (!strcmp(key, "thermpress trace") || !strcmp(key, "thermpress_trace"))
 		return meta_version(m, val, missing, msg, len);
 	if (!strcmp(key, "hz"))
@@ -560,6 +576,7 @@ static int meta_kv(struct tp_trace_meta *m, const char *key, const char *val, bo
 
 #define MAX_FIELDS 32
 #define MAX_RECORD (64 * 1024)	/* a CSV record with quoted line breaks, or a JSON line */
+#define MAX_LINES 4000000000ul	/* lines of a trace (line numbers are unsigned) */
 
 struct tp_trace_reader {
 	FILE *fp;
@@ -567,10 +584,8 @@ struct tp_trace_reader {
 	struct tp_trace_meta meta;
 	char *line;		/* the current record */
 	size_t cap;
-	char *more;		/* continuation lines of a quoted field */
-	size_t more_cap;
+	struct readin_line in;	/* the physical line (limits: MAX_RECORD, MAX_LINES) */
 	unsigned lineno;	/* the current record's first line */
-	unsigned next_line;	/* lines read so far */
 	int kind;		/* 0 unknown, 1 csv, 2 jsonl */
 	bool header_seen, eof, pending, seen_record;
 	bool quoted;		/* the current record has a quote */
@@ -592,27 +607,31 @@ static bool open_quote(const char *s)
 	return n & 1;
 }
 
+/* A physical line into rd->in: 1, 0 at the end, <0 error (msg); the limits are readin's. */
+static int next_line(struct tp_trace_reader *rd, char *msg, size_t len)
+{
+	int rc = readin_next(&rd->in, rd->fp);
+
+	if (rc < 0) {
+		readin_line_error(&rd->in, rc, msg, len);
+		/* a read or allocation failure is a runtime error, the rest bad input */
+		return readin_bad_input(rc) ? -EINVAL : rc;
+	}
+	return rc;
+}
+
 /* The next non-blank record into rd->line: 1, 0 at the end, <0 error (msg). */
 static int next_record(struct tp_trace_reader *rd, char *msg, size_t len)
 {
 	for (;;) {
-		ssize_t n = getline(&rd->line, &rd->cap, rd->fp);
+		int rc = next_line(rd, msg, len);
 		char *p;
 
-		if (n < 0) {
-			if (ferror(rd->fp)) {
-				snprintf(msg, len, "read error");
-				return -EIO;
-			}
-			return 0;
-		}
-		rd->lineno = ++rd->next_line;
-		if (memchr(rd->line, '\0', (size_t)n)) {
-			snprintf(msg, len, "a NUL byte in the line");
-			return -EINVAL;
-		}
-		p = rd->line;
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		rd->lineno = (unsigned)rd->in.lineno;
+		if (rc <= 0)
+			return rc;
+		p = rd->in.buf;
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
 		if (!*p)
 			continue;
@@ -621,32 +640,34 @@ static int next_record(struct tp_trace_reader *rd, char *msg, size_t len)
 
 			rd->kind = tp_trace_detect(p, strlen(p), &f) == 1 && f == TP_TRACE_JSONL ? 2 : 1;
 		}
-		/* CSV: a quoted field may hold line breaks (RFC 4180) */
-		rd->quoted = rd->kind == 1 && memchr(rd->line, '"', (size_t)n);
-		while (rd->quoted && open_quote(rd->line)) {
-			ssize_t m = getline(&rd->more, &rd->more_cap, rd->fp);
-			size_t have = strlen(rd->line);
+		/* the record: the line and, for a quoted CSV field, the lines it goes on to */
+		size_t have = 0;
 
-			if (m < 0 || (size_t)m != strlen(rd->more) || have + (size_t)m >= MAX_RECORD) {
-				snprintf(msg, len, m < 0 ? "a quoted field is not closed"
-					 : (size_t)m != strlen(rd->more) ? "a NUL byte in the line"
-					 : "a quoted field is too long");
+		for (;;) {
+			char *b = array_grow(rd->line, &rd->cap, have + rd->in.len + 2, 1, 256);
+
+			if (!b) {
+				snprintf(msg, len, "out of memory");
+				return -ENOMEM;
+			}
+			rd->line = b;
+			memcpy(rd->line + have, rd->in.buf, rd->in.len);
+			have += rd->in.len;
+			rd->line[have++] = '\n';
+			rd->line[have] = '\0';
+			/* CSV: a quoted field may hold line breaks (RFC 4180) */
+			rd->quoted = rd->kind == 1 && memchr(rd->line, '"', have);
+			if (!rd->quoted || !open_quote(rd->line))
+				return 1;
+			rc = next_line(rd, msg, len);
+			if (rc == 0 || (rc > 0 && have + rd->in.len >= MAX_RECORD)) {
+				snprintf(msg, len, rc == 0 ? "a quoted field is not closed"
+							   : "a quoted field is too long");
 				return -EINVAL;
 			}
-			rd->next_line++;
-			if (have + (size_t)m + 1 > rd->cap) {
-				char *bigger = realloc(rd->line, have + (size_t)m + 1);
-
-				if (!bigger) {
-					snprintf(msg, len, "out of memory");
-					return -ENOMEM;
-				}
-				rd->line = bigger;
-				rd->cap = have + (size_t)m + 1;
-			}
-			memcpy(rd->line + have, rd->more, (size_t)m + 1);
+			if (rc < 0)
+				return rc;
 		}
-		return 1;
 	}
 }
 
@@ -773,11 +794,13 @@ static int csv_fast(const struct tp_trace_reader *rd, const char *p, struct tp_t
 			if (k == COL_BACKEND) {
 				size_t n = (size_t)(p - s);
 
-				if (!n || n >= sizeof(r->backend) || (n == 1 && *s == '-') ||
-				    *s == ' ' || *s == '\t' || p[-1] == ' ' || p[-1] == '\t')
+				if (!n || n >= sizeof(r->backend))
 					return 0;
 				memcpy(r->backend, s, n);
 				r->backend[n] = '\0';
+				/* "-", blanks, anything not a name: the full parser says what */
+				if (!tp_abi_backend_name_ok(r->backend))
+					return 0;
 			}
 		} else {
 			uint64_t v = 0;
@@ -933,6 +956,19 @@ static int json_string(char **pp, char **out, char *msg, size_t len)
 		}
 		if (c == '"')
 			break;
+		if (c >= 0x80) {	/* RFC 8259: JSON text is UTF-8, well formed */
+			uint32_t cp;
+			size_t n = tp_utf8_next(p, strnlen(p, 4), &cp);
+
+			if (cp == TP_UTF8_BAD) {
+				snprintf(msg, len, "a string is not valid UTF-8 (RFC 8259)");
+				return -EINVAL;
+			}
+			memmove(w, p, n);
+			w += n;
+			p += n;
+			continue;
+		}
 		if (c != '\\') {
 			*w++ = *p++;
 			continue;
@@ -1250,7 +1286,7 @@ void tp_trace_reader_close(struct tp_trace_reader *rd)
 	if (!rd)
 		return;
 	free(rd->line);
-	free(rd->more);
+	readin_free(&rd->in);
 	free(rd->last_line);
 	free(rd->last_time);
 	free(rd);
@@ -1266,6 +1302,8 @@ int tp_trace_reader_open(FILE *fp, const char *name, struct tp_trace_reader **ou
 	if (!rd)
 		return tp_error_set(err, -ENOMEM, "out of memory reading %s", name);
 	rd->fp = fp;
+	rd->in.max = MAX_RECORD;
+	rd->in.max_lines = MAX_LINES;
 	snprintf(rd->name, sizeof(rd->name), "%s", name);
 	tp_trace_meta_init(&rd->meta);
 	rd->last_line = calloc(TP_MAX_CPUS, sizeof(*rd->last_line));

@@ -128,16 +128,24 @@ void tpsim_sync(struct tp_sim *sim)
 	run_until(sim, TPSIM_T0_NS + (mono_ns() - sim->mono_origin_ns));
 }
 
+int tpsim_advance_check(uint64_t ns, struct tp_error *err)
+{
+	/* -ERANGE: bad input (a usage error), where -EINVAL here means a real clock */
+	if (ns == 0 || ns > TPSIM_ADVANCE_MAX_NS)
+		return tp_error_set(err, -ERANGE,
+				    "cannot advance the clock by %llu ns (1 ns to 1 day at a time)",
+				    (unsigned long long)ns);
+	return 0;
+}
+
 int tpsim_advance(struct tp_sim *sim, uint64_t ns, struct tp_error *err)
 {
 	if (!sim->virtual_clock)
 		return tp_error_set(err, -EINVAL,
 				    "the simulator runs on the real clock: only a virtual clock "
 				    "can be advanced");
-	if (ns == 0 || ns > TPSIM_ADVANCE_MAX_NS)
-		return tp_error_set(err, -EINVAL,
-				    "cannot advance the clock by %llu ns (1 ns to 1 day at a time)",
-				    (unsigned long long)ns);
+	if (tpsim_advance_check(ns, err))
+		return -ERANGE;
 	run_until(sim, sim->now_ns + ns);
 	return 0;
 }

@@ -28,6 +28,8 @@
 #define TPSIM_T0_NS TP_SIM_START_NS
 /* The most one advance may move the clock: one day. */
 #define TPSIM_ADVANCE_MAX_NS (86400ull * 1000000000ull)
+/* Whether ns is a step the clock takes (1 ns to TPSIM_ADVANCE_MAX_NS): 0 or -ERANGE. */
+int tpsim_advance_check(uint64_t ns, struct tp_error *err);
 #define TPSIM_MAX_CPUS 4096
 #define TPSIM_MAX_DOMAINS 64
 #define TPSIM_MAX_OPPS 16

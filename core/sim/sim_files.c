@@ -145,6 +145,12 @@ static int write_inject(struct tp_sim *sim, const char *value, struct tp_error *
 	return tpsim_inject(sim, &cpus, khz, err);
 }
 
+/* sim_clock's errno: EINVAL for a step out of range too, as for every bad value (docs/abi.md) */
+static int advance_errno(int rc)
+{
+	return rc == -ERANGE ? -EINVAL : rc;
+}
+
 int tpsim_file_write(struct tp_sim *sim, const struct tpsim_file *file, const char *buf,
 		     size_t len, uint64_t offset, struct tp_error *err)
 {
@@ -176,7 +182,7 @@ int tpsim_file_write(struct tp_sim *sim, const struct tpsim_file *file, const ch
 		if (tp_abi_parse_u64(value, &v))
 			return tp_error_set(err, -EINVAL, "sim_clock: '%.32s' is not a number of ns",
 					    value);
-		return tpsim_advance(sim, v, err);
+		return advance_errno(tpsim_advance(sim, v, err));
 	default:
 		return tp_error_set(err, -EINVAL, "%s is read-only", file->name);
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -244,6 +245,26 @@ static bool in_path(const char *prog)
 	return false;
 }
 
+#define FUSE_SUPER_MAGIC 0x65735546
+
+/*
+ * Whether a FUSE file system is mounted on dir itself (st: its stat): mounting over it
+ * would hide the live server, and stopping ours would leave a dead mount over it.
+ */
+static bool fuse_mounted_at(const char *dir, const struct stat *st)
+{
+	char parent[4200];
+	struct stat pst;
+	struct statfs fs;
+
+	if (statfs(dir, &fs) || fs.f_type != FUSE_SUPER_MAGIC)
+		return false;
+	if ((size_t)snprintf(parent, sizeof(parent), "%s/..", dir) >= sizeof(parent))
+		return true;
+	/* the root of a mount, not a directory inside a FUSE file system (sshfs) */
+	return stat(parent, &pst) || pst.st_dev != st->st_dev || pst.st_ino == st->st_ino;
+}
+
 static int check_usable(const char *mountpoint, struct tp_error *err)
 {
 	struct stat st;
@@ -259,6 +280,10 @@ static int check_usable(const char *mountpoint, struct tp_error *err)
 		return tp_error_set(err, -errno, "mountpoint %s: %s", mountpoint, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return tp_error_set(err, -ENOTDIR, "mountpoint %s is not a directory", mountpoint);
+	if (fuse_mounted_at(mountpoint, &st))
+		return tp_error_set(err, -EBUSY, "mountpoint %s is already a FUSE mount (another "
+				    "sim serve?): stop that one, or fusermount3 -u %s", mountpoint,
+				    mountpoint);
 	return 0;
 }
 

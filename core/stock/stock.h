@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <thermpress/stock.h>
 #include <thermpress/thermpress.h>
@@ -157,6 +158,8 @@ int stock_path(const struct stock *s, char *buf, size_t len, const char *fmt, ..
 	__attribute__((format(printf, 4, 5)));
 /* Read a small file (trailing newline stripped); -errno. */
 int stock_read_text(const char *path, char *buf, size_t len);
+/* fopen(path, "r") of a regular file only, opened without blocking (readin_open()). */
+FILE *stock_open_text(const char *path);
 /*
  * Write value in one write() to path, a path stock_path() made: never through a
  * symlink that leads outside the root (-EXDEV).  0 or -errno.

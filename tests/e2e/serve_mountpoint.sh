@@ -50,6 +50,29 @@ assert_eq "$([ -e "$tmp/new" ] && echo there || echo gone)" gone "the created mo
 
 mkdir "$tmp/old"
 if serve "$tmp/old"; then
+	# a second server on the same mountpoint would mount on top, and leave a dead mount
+	# ("Transport endpoint is not connected") over the live one when it stops
+	RUN_TIMEOUT=10 run "$TP" --sim sim serve "$tmp/old"
+	assert_rc 1 "a mountpoint already served is refused"
+	assert_contains "$err" "is already a FUSE mount" "a second sim serve says why"
+	run "$TP" --root "$tmp/old" show
+	assert_rc 0 "the first server still answers"
+	# a state record the interface refuses (cpu 4 at 999999999 kHz): reported once as
+	# damaged, the rest restored, and gone afterwards (it used to fail with exit 2 forever)
+	export THERMPRESS_STATE_DIR=$tmp/state
+	"$TP" --root "$tmp/old" cap hold 0 50% --for 30s >/dev/null 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do ls "$tmp/state/"*.state >/dev/null 2>&1 && break; sleep 0.1; done
+	kill -9 $holder; wait $holder 2>/dev/null || true
+	sf=$(ls "$tmp/state/"*.state)
+	echo 'cap 4 999999999 5' >>"$sf"
+	run "$TP" --root "$tmp/old" cap restore
+	assert_rc 0 "cap restore with a record the interface refuses"
+	assert_contains "$err" "was refused and left out: the kernel refused '4 999999999' in" \
+		"the refused record is named once, without a raw newline"
+	run "$TP" --root "$tmp/old" cap restore
+	assert_eq "$out$rc" "nothing to restore0" "the refused record is gone"
+	unset THERMPRESS_STATE_DIR
 	stop
 	assert_eq "$([ -d "$tmp/old" ] && echo there || echo gone)" there "an existing mountpoint stays"
 else

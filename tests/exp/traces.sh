@@ -65,6 +65,18 @@ w.writerow([0, 0, 0, 'my,"odd"\nbackend', 0])
 w.writerow([20000000, 0, 512, 'my,"odd"\nbackend', 10])
 w.writerow([40000000, 0, 512, "-", 10])
 PY
+# ... is not a backend name: refused (docs/experiments.md, the backend column), since the
+# JSON lines writer could not write it back the same
+run "$TP" replay q.csv --backends instant
+assert_eq "$rc" 2 "replay quoted CSV: a backend that is not a name is refused"
+assert_contains "$err" "q.csv:2: backend 'my," "replay quoted CSV: the bad backend named"
+# a backend name quoted (RFC 4180 allows any field quoted) is read as the name
+printf '%s\n' time_ns,cpu,pressure,backend,avg_pressure '0,0,0,"pelt",0' \
+	'20000000,0,512,"pe""lt",10' '40000000,0,512,-,10' >q.csv
+run "$TP" replay q.csv --backends instant
+assert_eq "$rc" 2 "replay quoted CSV: a quoted quote is no part of a backend name"
+printf '%s\n' time_ns,cpu,pressure,backend,avg_pressure '0,0,0,"pelt",0' \
+	'20000000,0,512,"pelt",10' '40000000,0,512,-,10' >q.csv
 run "$TP" replay q.csv --backends instant
 assert_eq "$rc" 0 "replay quoted CSV: exit 0"
 assert_eq "$(printf '%s\n' "$out" | head -1)" "trace q.csv: 3 rows, 0.040 s at 250 Hz; pressure 10.240 capacity-s" \

@@ -5,15 +5,20 @@
  * sorted by time (file order among equal times), its end is the last step's time, every
  * step names existing CPUs and a value each of them can take; its pressure timeline
  * (tp_profile_to_trace) has every row in the trace ranges, rows of a CPU in time order,
- * and survives a CSV write/read round trip.  (There is no profile writer to round-trip
+ * and survives a CSV write/read round trip.  Limits: a line past 4096 bytes or with a
+ * NUL byte after an accepted profile is refused at its line; an allocation failure
+ * while reading is an error, never fewer steps.  (There is no profile writer to round-trip
  * the profile text itself.)
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <thermpress/experiment.h>
+
+#include "readin.h"
 
 #define CHECK(cond) do { if (!(cond)) { \
 	fprintf(stderr, "fuzz_profile: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
@@ -103,6 +108,61 @@ static void check_timeline(const struct tp_profile *p)
 	tp_trace_free(&t);
 }
 
+/* tp_profile_read() of buf[0..len): its return value (the profile freed). */
+static int read_buf(const char *buf, size_t len, size_t *steps, struct tp_error *err)
+{
+	FILE *fp = fmemopen((void *)buf, len, "r");
+	struct tp_profile p;
+	int rc;
+
+	if (!fp)
+		abort();
+	rc = tp_profile_read(fp, "fuzz", &topo, &p, err);
+	fclose(fp);
+	*steps = rc ? 0 : p.nr_steps;
+	if (!rc)
+		tp_profile_free(&p);
+	return rc;
+}
+
+/*
+ * Limits (util/readin.h): the accepted profile followed by a line past 4096 bytes or a
+ * line with a NUL byte is refused at that line (exit 2: -EINVAL); an allocation failure
+ * while reading it is an error (-ENOMEM), never fewer steps.
+ */
+static void limits(const uint8_t *data, size_t size, size_t steps)
+{
+	size_t len = size + 1 + 4098, got;
+	char *buf = malloc(len), want[64];
+	struct tp_error err = { 0 };
+	unsigned lines = 2;	/* the added line's number: the input's newlines + 2 */
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	buf[size] = '\n';
+	memset(buf + size + 1, '#', 4097);
+	buf[len - 1] = '\n';
+	CHECK(read_buf(buf, len, &got, &err) == -EINVAL);
+	snprintf(want, sizeof(want), "fuzz:%u: a line longer than 4096 bytes", lines);
+	CHECK(strstr(err.msg, want));
+	memcpy(buf + size + 1, "#\0x\n", 4);
+	CHECK(read_buf(buf, size + 5, &got, &err) == -EINVAL);
+	snprintf(want, sizeof(want), "fuzz:%u: a NUL byte in the line", lines);
+	CHECK(strstr(err.msg, want));
+	free(buf);
+	for (unsigned long n = 1; n <= 3; n++) {
+		int rc;
+
+		readin_fail_alloc = n;
+		rc = read_buf((const char *)data, size, &got, &err);
+		readin_fail_alloc = 0;
+		CHECK(rc == -ENOMEM || (rc == 0 && got == steps));
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tp_error err = { 0 };
@@ -123,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(fp);
+	limits(data, size, p.nr_steps);
 	lines = count_lines(data, size);
 	CHECK(p.nr_steps > 0);
 	CHECK(p.end_ns == p.steps[p.nr_steps - 1].time_ns);
@@ -134,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (i)
 			CHECK(st->time_ns > p.steps[i - 1].time_ns ||
 			      (st->time_ns == p.steps[i - 1].time_ns && st->line > p.steps[i - 1].line));
-		for (int c = tp_cpuset_next(&st->cpus, 0); c >= 0; c = tp_cpuset_next(&st->cpus, c + 1)) {
+		for (int c = tp_cpuset_next(st->cpus, 0); c >= 0; c = tp_cpuset_next(st->cpus, c + 1)) {
 			uint64_t khz;
 
 			CHECK(c < 8);

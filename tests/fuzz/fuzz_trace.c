@@ -12,14 +12,20 @@
  * version read is one the reader knows, the kind is a known kind or unknown, and it
  * survives every round trip; writing the trace read back gives the same bytes again;
  * the Perfetto metadata json-c reads back holds the same source object.
+ * Limits: after an accepted trace, a line past 65536 bytes or a line with a NUL byte is
+ * refused at its line number; an allocation failure (readin_fail_alloc) is an error,
+ * never fewer rows.
  */
 #include <json-c/json.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <thermpress/experiment.h>
+
+#include "readin.h"
 #include <thermpress/text.h>
 
 #define CHECK(cond) do { if (!(cond)) { \
@@ -196,6 +202,62 @@ static bool strings_valid_utf8(const struct tp_trace *t)
 	return true;
 }
 
+/* tp_trace_read() of buf[0..len): its return value, the trace in *t (free it). */
+static int read_buf(const char *buf, size_t len, struct tp_trace *t, struct tp_error *err)
+{
+	FILE *fp = fmemopen((void *)buf, len, "r");
+	int rc;
+
+	if (!fp)
+		abort();
+	rc = tp_trace_read(fp, "fuzz", t, err);
+	fclose(fp);
+	return rc;
+}
+
+/*
+ * Limits (util/readin.h): the accepted input followed by a line past the 65536-byte limit,
+ * or by a line with a NUL byte, is refused at that line and never read whole; and an
+ * allocation failure while reading the accepted input is an error, never a shorter trace.
+ */
+static void limits(const uint8_t *data, size_t size, size_t rows)
+{
+	size_t extra = 65537 + 2, len = size + 1 + extra;
+	char *buf = malloc(len), want[64];
+	struct tp_error err = { 0 };
+	struct tp_trace t;
+	unsigned lines = 2;	/* the added line's number: the input's newlines + 2 */
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	buf[size] = '\n';
+	memset(buf + size + 1, 'x', extra - 1);
+	buf[len - 1] = '\n';
+	CHECK(read_buf(buf, len, &t, &err) == -EINVAL);
+	tp_trace_free(&t);
+	snprintf(want, sizeof(want), "fuzz:%u: a line longer than 65536 bytes", lines);
+	CHECK(strstr(err.msg, want) || strstr(err.msg, "quoted field"));
+	memcpy(buf + size + 1, "x\0x\n", 4);
+	CHECK(read_buf(buf, size + 5, &t, &err) == -EINVAL);
+	tp_trace_free(&t);
+	snprintf(want, sizeof(want), "fuzz:%u: a NUL byte in the line", lines);
+	CHECK(strstr(err.msg, want) || strstr(err.msg, "quoted field"));
+	free(buf);
+	/* the first, second ... growth of the line buffer fails: an error or the same rows */
+	for (unsigned long n = 1; n <= 3; n++) {
+		int rc;
+
+		readin_fail_alloc = n;
+		rc = read_buf((const char *)data, size, &t, &err);
+		CHECK(rc == -ENOMEM || (rc == 0 && t.nr_rows == rows));
+		readin_fail_alloc = 0;
+		tp_trace_free(&t);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tp_error err = { 0 };
@@ -231,6 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(fp);
+	limits(data, size, t.nr_rows);
 	check_ranges(&t);
 	round_trip(&t, TP_TRACE_CSV);
 	if (strings_valid_utf8(&t)) {

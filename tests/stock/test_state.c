@@ -319,6 +319,42 @@ static void test_planted_tmp(void **state)
 	(void)state;
 }
 
+/* A relative XDG_RUNTIME_DIR is ignored (the XDG spec), never taken from the cwd. */
+static void test_relative_xdg(void **state)
+{
+	struct passwd *pw = getpwnam("nobody");
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || !pw) {
+		skip();
+		return;
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char got[256], want[64];
+
+		setenv("XDG_RUNTIME_DIR", "run/user", 1);
+		unsetenv("THERMPRESS_STATE_DIR");
+		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
+			_exit(10);
+		tp_state_default_dir(got, sizeof(got));
+		snprintf(want, sizeof(want), "/tmp/thermpress-%u", (unsigned)pw->pw_uid);
+		if (strcmp(got, want)) {
+			fprintf(stderr, "relative XDG_RUNTIME_DIR gave %s\n", got);
+			_exit(11);
+		}
+		setenv("XDG_RUNTIME_DIR", "/run/user/x", 1);
+		tp_state_default_dir(got, sizeof(got));
+		_exit(strcmp(got, "/run/user/x/thermpress") ? 12 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	(void)state;
+}
+
 /* Writers in parallel, each adding its own records: none is lost across the renames. */
 static void test_concurrent_writers(void **state)
 {
@@ -405,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_planted_directory),
 		cmocka_unit_test(test_planted_tmp),
+		cmocka_unit_test(test_relative_xdg),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_patched_inject_outside),
 	};

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "readin.h"
+
 #include <thermpress/thermpress.h>
 
 #define HDR "cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity\n"
@@ -178,26 +180,32 @@ static void test_open_errors(void **state)
 }
 
 /*
- * The inject file as a FIFO that this test holds open for reading and writing:
- * the library's open(O_WRONLY) finds a reader at once, every write lands in the
- * pipe buffer, and the test reads them all afterwards.  No thread, no race.
+ * Every value the library writes to an interface file, in order: the link wraps
+ * tp_write_value_fd() (tests/unit/meson.build).  An interface file must be a regular
+ * file (a FIFO is refused, below), so the writes cannot be caught in a pipe.
  */
+static char written[1024];
+int __real_tp_write_value_fd(int fd, const char *value);
+int __wrap_tp_write_value_fd(int fd, const char *value);
+int __wrap_tp_write_value_fd(int fd, const char *value)
+{
+	size_t n = strlen(written);
+
+	snprintf(written + n, sizeof(written) - n, "%s", value);
+	return __real_tp_write_value_fd(fd, value);
+}
+
 static void test_control_writes(void **state)
 {
-	char path[256], lines[1024];
+	char path[256];
 	struct tp_source *src = open_root();
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset cpus;
 	struct tp_cap_value v;
 	struct tp_error err;
-	ssize_t n;
 	int fifo;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
-	drop("inject");
-	assert_int_equal(mkfifo(path, 0600), 0);
-	fifo = open(path, O_RDWR | O_NONBLOCK);
-	assert_true(fifo >= 0);
+	written[0] = '\0';
 	assert_int_equal(tp_snapshot_take(src, &snap, &err), 0);
 
 	/* one value, two clusters: one write per distinct frequency */
@@ -215,15 +223,20 @@ static void test_control_writes(void **state)
 	assert_int_equal(tp_parse_cap_value("cap=400", &v, &err), 0);
 	assert_int_equal(tp_cap_set(src, &cpus, &v, &err), 0);
 
-	n = read(fifo, lines, sizeof(lines) - 1);
-	assert_true(n > 0);
-	lines[n] = '\0';
-	close(fifo);
-	assert_string_equal(lines,
+	assert_string_equal(written,
 		"2-3 922000\n4-5 1181000\n"
 		"2-5 clear\n"
 		"2-5 clear\n"
 		"2-3 1596537\n4-5 922657\n");
+	/* inject as a FIFO with a reader: refused, never written to (nor waited on) */
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched/thermal_pressure/inject", root);
+	drop("inject");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	fifo = open(path, O_RDWR | O_NONBLOCK);
+	assert_true(fifo >= 0);
+	assert_int_equal(tp_cap_clear(src, &cpus, &err), -ENOTREG);
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	close(fifo);
 	tp_snapshot_release(&snap);
 	tp_source_close(src);
 	drop("inject");

@@ -136,16 +136,21 @@ void tp_trace_reader_close(struct tp_trace_reader *rd);
 /* One line of a profile: `TIME, CPULIST, VALUE` (VALUE as `cap set` takes, or clear). */
 struct tp_profile_step {
 	uint64_t time_ns;		/* from the start of the profile */
-	struct tp_cpuset cpus;
+	const struct tp_cpuset *cpus;	/* one of the profile's sets */
 	bool clear;
 	struct tp_cap_value value;	/* unless clear */
 	unsigned line;
 };
 
+/* The most distinct CPU lists of one profile (each set is 1 KB; steps share them). */
+#define TP_PROFILE_MAX_SETS 4096
+
 struct tp_profile {
 	size_t nr_steps;
 	struct tp_profile_step *steps;	/* stably sorted by time */
 	uint64_t end_ns;		/* the last step's time */
+	size_t nr_sets;
+	struct tp_cpuset *sets;		/* the distinct CPU sets the steps point to */
 };
 
 /*
