@@ -48,12 +48,17 @@ cleanup() {
     umount "$m" 2>/dev/null || umount -l "$m" || echo "trixie-chroot: cannot unmount $m" >&2
   done
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 no_mounts() {	# refuse to delete anything under $root while something is mounted there
   [ -z "$(mounts_under)" ] && return 0
   echo "trixie-chroot: mounts under $root, not deleting:" >&2; mounts_under >&2; exit 2
 }
+# one run at a time; what a killed earlier run left mounted is undone first
+mkdir -p "$top"
+exec 9>"$top/lock"
+flock -n 9 || { echo "trixie-chroot: another run holds $top/lock" >&2; exit 2; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+cleanup
 
 passed=0 failed=0
 times=()
@@ -62,7 +67,8 @@ part() {	# name, command...: runs and times one part; its status is the command'
   shift
   echo "== trixie-chroot: $name"
   "$@"; rc=$?
-  times+=("$name $((SECONDS - t0)) s")
+  times+=("$name $((SECONDS - t0)) s${reused:-}")
+  reused=
   [ $rc -eq 0 ] || echo "trixie-chroot: $name failed (exit $rc)" >&2
   return $rc
 }
@@ -77,6 +83,7 @@ finish() {
 bootstrap() {
   if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && [ -x "$root/usr/bin/apt-get" ]; then
     echo "trixie-chroot: reusing $root ($key)"
+    reused=" (reused)"
     return 0
   fi
   command -v debootstrap >/dev/null ||
