@@ -66,7 +66,7 @@ if [ "${THERMPRESS_SKIP_ARM64:-0}" != 1 ]; then
 fi
 
 # Debian 13 (trixie): deps.sh, the build and every suite but kernel in a debootstrap
-# chroot (scripts/trixie-chroot.sh; its first run 5 to 10 minutes, later ones about 4).
+# chroot (scripts/trixie-chroot.sh; measured: its first run 9 to 10.5 minutes, later ones 4 to 5.5).
 if [ "${THERMPRESS_SKIP_TRIXIE:-0}" != 1 ]; then
   trixie_log=$(mktemp)
   bash scripts/trixie-chroot.sh 2>&1 | tee "$trixie_log"
