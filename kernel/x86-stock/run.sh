@@ -71,8 +71,8 @@ for tool in qemu-system-x86_64 dpkg-deb apt-get cpio gzip ldd; do
 	command -v "$tool" >/dev/null || die "$tool is missing (bash scripts/deps.sh installs it)"
 done
 [ -x "$tpbuild/cmd/thermpress" ] || die "no thermpress in $tpbuild: meson setup $tpbuild && ninja -C $tpbuild"
-busybox=/bin/busybox
-file -L "$busybox" 2>/dev/null | grep -q "statically linked" ||
+busybox=/bin/busybox	# busybox-static's: the initramfs has no C library for it
+[ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
 	die "busybox-static is missing (bash scripts/deps.sh installs it)"
 
 # ---- 1. the kernel (amd64 packages: linux-image-R-unsigned, or 7.x's linux-binary-R
