@@ -20,7 +20,7 @@ view() {
 }
 
 i=0
-for fx in arm64-biglittle-6.1 x86-laptop-6.5 server-nocpufreq arm64-6.12; do
+for fx in arm64-biglittle-6.1 x86-laptop-6.5 server-nocpufreq arm64-6.12 arm64-board-6.1 arm64-board-6.12 arm64-board-7.3 x86-qemu-6.12 x86-qemu-7.3; do
 	sh=${shells[$((i % ${#shells[@]}))]}
 	i=$((i + 1))
 	run $sh "$CAPTURE" --from "$FIX/$fx" "$tmp/$fx"
