@@ -388,9 +388,14 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	kernel_avg_start(src, s);
 	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
 	now = mono_ns();
-	for (size_t i = 0; i < s->nr_cpus; i++)
-		s->cpus[i].avg_from_kernel = stock_kernel_avg_read(s, s->cpus[i].cpu,
-				&s->cpus[i].kernel_avg, &kavg_ns) == 0;
+	(void)stock_kernel_avg_sample(s);	/* on failure no CPU reads: the estimate */
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		struct stock_cpu *c = &s->cpus[i];
+
+		c->avg_from_kernel = stock_kernel_avg_read(s, c->cpu, &c->kernel_avg, &kavg_ns) == 0;
+		c->inputs_from_kernel = stock_kernel_avg_inputs(s, c->cpu, &c->kernel_cpufreq_pressure,
+								&c->kernel_cpu_capacity) == 0;
+	}
 	ndomains = s->nr_cpus;	/* at most one per cpu */
 	if (tp_snapshot_reserve(snap, s->nr_cpus, ndomains) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
@@ -451,9 +456,12 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 			o->avg_pressure = TP_NONE;
 			o->capacity = c->max_capacity;
 		} else if (pressure != TP_NONE && c->avg_from_kernel) {
-			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
+			/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure): the
+			 * scheduler's own cpufreq_pressure when read in place */
+			int64_t cfp = c->inputs_from_kernel ? (int64_t)c->kernel_cpufreq_pressure : pressure;
+
 			o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
-				(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
+				(uint64_t)cfp > c->kernel_avg ? cfp : (int64_t)c->kernel_avg;
 			o->avg_estimated = false;
 			c->avg_from_kernel = true;
 			o->capacity = c->max_capacity - o->avg_pressure;

@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One CPU's entry of the BPF array kernel_avg (kernel_avg.bpf.c): shared by the
- * BPF program and the stock source that reads it.
+ * The BPF arrays of the kernel's average, shared by the BPF programs and the stock
+ * source that reads them: kernel_avg (kernel_avg.bpf.c, from the tracepoints) and
+ * kernel_inputs (kernel_inputs.bpf.c, read in place), both indexed by CPU.
  */
 #ifndef TP_STOCK_KERNEL_AVG_H
 #define TP_STOCK_KERNEL_AVG_H
+
+/* CPUs kernel_inputs.bpf.c looks at: a bound the verifier can walk */
+#define KERNEL_AVG_MAX_CPUS 512
 
 struct kernel_avg {
 	__u64 load_avg;		/* rq->avg_thermal.load_avg or rq->avg_hw.load_avg */
 	__u64 time_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC when it was stored */
 	__u64 updates;		/* tracepoint updates seen since the program was attached */
+};
+
+struct kernel_inputs {
+	__u64 avg_hw;		/* rq->avg_hw.load_avg */
+	__u64 cpufreq_pressure;	/* per-CPU cpufreq_pressure */
+	__u64 cpu_capacity;	/* rq->cpu_capacity */
+	__u64 time_ns;		/* bpf_ktime_get_ns() of the run that read them; 0: not read */
 };
 
 #endif
