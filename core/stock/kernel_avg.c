@@ -2,12 +2,12 @@
 /*
  * The kernel's own averaged pressure on a stock kernel, read with BPF, loaded
  * once, lazily, at the first snapshot or description of a stock source on the
- * running system's root.  Two readers, each embedded as a bpftool skeleton:
+ * running system's root.  Two readers:
  *   - 6.10+ with the scheduler's per-CPU variables as typed ksyms (BTF and
- *     KALLSYMS_ALL): bpf/kernel_inputs.bpf.c, never attached, run through
+ *     KALLSYMS_ALL): kernel_inputs.c, one program never attached, run through
  *     BPF_PROG_TEST_RUN at each snapshot on the calling CPU;
- *   - otherwise bpf/kernel_avg.bpf.c on the kernel's tracepoint, which each CPU
- *     reports to only at its next update (poke_cpus()).
+ *   - otherwise bpf/kernel_avg.bpf.c (a bpftool skeleton) on the kernel's
+ *     tracepoint, which each CPU reports to only at its next update (poke_cpus()).
  * When neither loads the stock source keeps its estimate, and s->kernel_avg_status
  * says why in one line (core/stock/README.md, "The kernel's average").
  */
@@ -60,12 +60,12 @@ static const char *tracepoint_of(const struct stock *s, const char **field)
 
 #include "bpf/kernel_avg.h"
 #include "stock/kernel_avg.skel.h"	/* bpftool gen skeleton, core/stock/meson.build */
-#include "stock/kernel_inputs.skel.h"
+#include "kernel_inputs.h"
 
 /* One of the two readers is loaded: skel (the tracepoint) or in (in place). */
 struct stock_kernel_avg {
 	struct kernel_avg_bpf *skel;
-	struct kernel_inputs_bpf *in;
+	struct stock_kernel_inputs *in;
 	int map_fd;
 	int nr_cpus;		/* entries of the map */
 };
@@ -233,48 +233,6 @@ static int open_load(bool hw, int nr, struct kernel_avg_bpf **out)
 	return 0;
 }
 
-/* Run the in-place reader once: every CPU's values as of now.  0 or -errno. */
-static int run_inputs(const struct stock_kernel_avg *k)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(k->in->progs.read_inputs), &opts) < 0)
-		return -errno;
-	return opts.retval == 0 ? 0 : -ENODATA;
-}
-
-/*
- * The in-place reader (6.10+): loaded, and run once so that a kernel where the
- * per-CPU variables are not there (retval) is found now.  0 or -errno, with
- * libbpf's or the verifier's first words in libbpf_why; the ksyms that do not
- * resolve (no KALLSYMS_ALL) fail the load.
- */
-static int load_inputs(struct stock_kernel_avg *k, int nr)
-{
-	struct kernel_inputs_bpf *in = kernel_inputs_bpf__open();
-	int rc;
-
-	if (!in)
-		return -errno;
-	bpf_map__set_max_entries(in->maps.kernel_inputs, (__u32)nr);
-	rc = kernel_inputs_bpf__load(in);
-	if (rc) {
-		rc = errno ? -errno : rc;
-		kernel_inputs_bpf__destroy(in);
-		return rc;
-	}
-	k->in = in;
-	k->map_fd = bpf_map__fd(in->maps.kernel_inputs);
-	k->nr_cpus = nr;
-	rc = run_inputs(k);
-	if (rc < 0) {
-		snprintf(libbpf_why, sizeof(libbpf_why), "its run: %s", strerror(-rc));
-		kernel_inputs_bpf__destroy(in);
-		k->in = NULL;
-	}
-	return rc;
-}
-
 /* The tracepoint reader: loaded, attached, every CPU made to report.  0 or -errno
  * with the status saying why. */
 static int load_tracepoint(struct stock *s, struct stock_kernel_avg *k, int nr,
@@ -330,7 +288,7 @@ static int load(struct stock *s, const char *tp, const char *field)
 	libbpf_set_print(libbpf_quiet);
 	libbpf_why[0] = '\0';
 	if (s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW) {
-		rc = load_inputs(k, nr);
+		rc = stock_kernel_inputs_load(nr, &k->in, libbpf_why, sizeof(libbpf_why));
 		if (rc == 0) {
 			status(s, "read from the kernel (BPF: rq->%s, cpufreq_pressure in place)", field);
 			s->kernel_avg = k;
@@ -356,20 +314,16 @@ int stock_kernel_avg_sample(const struct stock *s)
 {
 	if (!s->kernel_avg || !s->kernel_avg->in)
 		return 0;
-	return run_inputs(s->kernel_avg);
+	return stock_kernel_inputs_run(s->kernel_avg->in);
 }
 
 /* cpu's entry of the in-place reader's array, read by its last run; -ENODATA when
  * there is none. */
 static int inputs_of(const struct stock *s, int cpu, struct kernel_inputs *v)
 {
-	__u32 key = (__u32)cpu;
-
-	if (!s->kernel_avg || !s->kernel_avg->in || cpu < 0 || cpu >= s->kernel_avg->nr_cpus)
+	if (!s->kernel_avg || !s->kernel_avg->in)
 		return -ENODATA;
-	if (bpf_map_lookup_elem(s->kernel_avg->map_fd, &key, v) < 0)
-		return -errno;
-	return v->time_ns ? 0 : -ENODATA;
+	return stock_kernel_inputs_get(s->kernel_avg->in, cpu, v);
 }
 
 int stock_kernel_avg_inputs(const struct stock *s, int cpu, uint64_t *cpufreq_pressure,
@@ -417,8 +371,7 @@ void stock_kernel_avg_close(struct stock *s)
 		return;
 	if (s->kernel_avg->skel)
 		kernel_avg_bpf__destroy(s->kernel_avg->skel);
-	if (s->kernel_avg->in)
-		kernel_inputs_bpf__destroy(s->kernel_avg->in);
+	stock_kernel_inputs_free(s->kernel_avg->in);
 	free(s->kernel_avg);
 	s->kernel_avg = NULL;
 }

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The BPF arrays of the kernel's average, shared by the BPF programs and the stock
- * source that reads them: kernel_avg (kernel_avg.bpf.c, from the tracepoints) and
- * kernel_inputs (kernel_inputs.bpf.c, read in place), both indexed by CPU.
+ * The values of the kernel's average, shared by the BPF programs and the stock
+ * source that reads them: struct kernel_avg per CPU in the array of
+ * kernel_avg.bpf.c (from the tracepoints), struct kernel_inputs per CPU in the one
+ * entry kernel_inputs.c's program fills (read in place).
  */
 #ifndef TP_STOCK_KERNEL_AVG_H
 #define TP_STOCK_KERNEL_AVG_H
-
-/* CPUs kernel_inputs.bpf.c looks at: a bound the verifier can walk */
-#define KERNEL_AVG_MAX_CPUS 512
 
 struct kernel_avg {
 	__u64 load_avg;		/* rq->avg_thermal.load_avg or rq->avg_hw.load_avg */
