@@ -356,6 +356,8 @@ int stock_kernel_inputs_run(struct stock_kernel_inputs *in)
 	uint32_t key = 0;
 	int rc;
 
+	/* a failed run leaves nothing to read: the snapshot estimates, never shows stale values */
+	memset(in->last, 0, (size_t)in->nr_cpus * sizeof(*in->last));
 	memset(&attr, 0, sizeof(attr));
 	attr.test.prog_fd = (uint32_t)in->prog_fd;
 	rc = sys_bpf(BPF_PROG_TEST_RUN, &attr);
