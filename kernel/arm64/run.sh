@@ -29,7 +29,7 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
   --kernel LINE     the stock kernel: the newest Debian arm64 kernel of LINE, one of
                     6.1 (bookworm), 6.12 (trixie), 7.3 (trixie-backports); default:
                     each of them in turn, in BUILD_DIR/LINE, summing the checks
-  --timeout SEC     kill qemu after SEC seconds (default: 300)
+  --timeout SEC     kill qemu after SEC seconds (default: 480: the cost measurements run each command 5 times)
   --build-only      prepare everything, do not boot
   --patched         boot the patch series instead of Debian's kernel (needs the source
                     tree kernel/run.sh extracts: run it first, --build-only is enough)
@@ -61,7 +61,7 @@ bdir="$top/build-arm64-board"
 tpbuild="${THERMPRESS_ARM64_BUILD:-build-arm64}"
 stock_kernels="6.1 6.12 7.3"	# the kernel lines every stock run boots
 kline=""
-timeout_s=300
+timeout_s=480
 build_only=0
 patched=0
 kdir=build-kernel
@@ -94,7 +94,7 @@ done
 if [ $effect = 1 ]; then
 	[ $patched = 1 ] || die "--effect needs --patched"
 	case "$runs" in ''|*[!0-9]*|0) die "--runs wants a positive integer, not '$runs'" ;; esac
-	[ "$timeout_s" = 300 ] && timeout_s=5400
+	[ "$timeout_s" = 480 ] && timeout_s=5400
 fi
 if [ -n "$prefix" ]; then
 	[ $patched = 1 ] && [ $effect = 0 ] || die "--prefix needs --patched (and not --effect)"
