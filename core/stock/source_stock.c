@@ -365,6 +365,22 @@ void stock_sample(struct stock *s)
 	sample_at(s, mono_ns(), NULL);
 }
 
+/* Each CPU's kernel average (and, read in place, its cpufreq_pressure and
+ * rq->cpu_capacity) as of now; a CPU not read keeps the estimate. */
+static void read_kernel_avgs(struct stock *s)
+{
+	uint64_t kavg_ns;
+
+	(void)stock_kernel_avg_sample(s);	/* on failure no CPU reads: the estimate */
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		struct stock_cpu *c = &s->cpus[i];
+
+		c->avg_from_kernel = stock_kernel_avg_read(s, c->cpu, &c->kernel_avg, &kavg_ns) == 0;
+		c->inputs_from_kernel = stock_kernel_avg_inputs(s, c->cpu, &c->kernel_cpufreq_pressure,
+								&c->kernel_cpu_capacity) == 0;
+	}
+}
+
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
 	struct stock *s = src->priv;
@@ -373,7 +389,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	size_t nonline = 0, ndomains = 0, np = s->nr_policies ? s->nr_policies : 1;
 	bool have_online = false;
 	int64_t *capped;
-	uint64_t now, kavg_ns;
+	uint64_t now;
 	int rc;
 
 	/* the pelt estimate needs the plugin: bind it on first use */
@@ -388,14 +404,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	kernel_avg_start(src, s);
 	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
 	now = mono_ns();
-	(void)stock_kernel_avg_sample(s);	/* on failure no CPU reads: the estimate */
-	for (size_t i = 0; i < s->nr_cpus; i++) {
-		struct stock_cpu *c = &s->cpus[i];
-
-		c->avg_from_kernel = stock_kernel_avg_read(s, c->cpu, &c->kernel_avg, &kavg_ns) == 0;
-		c->inputs_from_kernel = stock_kernel_avg_inputs(s, c->cpu, &c->kernel_cpufreq_pressure,
-								&c->kernel_cpu_capacity) == 0;
-	}
+	read_kernel_avgs(s);
 	ndomains = s->nr_cpus;	/* at most one per cpu */
 	if (tp_snapshot_reserve(snap, s->nr_cpus, ndomains) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");
