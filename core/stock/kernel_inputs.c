@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -65,8 +66,10 @@ static int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr)
 	return rc < 0 ? -errno : (int)rc;
 }
 
-/* The whole file; NULL with errno. */
-static char *read_all(const char *path, size_t *len)
+/* The whole file, mapped where sysfs allows it (the kernel's BTF since 6.16: no copy
+ * of its megabytes, which under emulation cost a start a large part of its time),
+ * else read; NULL with errno.  *mapped says which, for release(). */
+static char *read_all(const char *path, size_t *len, bool *mapped)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -74,8 +77,18 @@ static char *read_all(const char *path, size_t *len)
 	char *buf;
 	ssize_t r;
 
+	*mapped = false;
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (buf != MAP_FAILED) {
+			close(fd);
+			*mapped = true;
+			*len = (size_t)st.st_size;
+			return buf;
+		}
+	}
 	cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 22;
 	buf = malloc(cap);
 	while (buf && (r = read(fd, buf + n, cap - n)) > 0) {
@@ -155,8 +168,9 @@ static void btf_note(struct btf_facts *f, const struct btf_type *t, uint32_t id,
 /* One pass over the running kernel's BTF.  0, or -errno with why. */
 static int btf_scan(struct btf_facts *f, char *why, size_t n)
 {
-	size_t len, pos, end;
-	char *buf = read_all(VMLINUX_BTF, &len);
+	size_t len = 0, pos, end;
+	bool mapped;
+	char *buf = read_all(VMLINUX_BTF, &len, &mapped);
 	const struct btf_header *h = (const void *)buf;
 	const char *strs;
 	uint32_t id = 1;
@@ -189,7 +203,10 @@ static int btf_scan(struct btf_facts *f, char *why, size_t n)
 		rc = -ENOENT;
 	}
 out:
-	free(buf);
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
 	return rc;
 }
 
