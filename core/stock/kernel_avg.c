@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel's own averaged pressure on a stock kernel, read with BPF
- * (bpf/kernel_avg.bpf.c, embedded as a bpftool skeleton): loaded once, lazily, at
- * the first snapshot or description of a stock source on the running system's
- * root.  When it cannot be read the stock source keeps its estimate, and
- * s->kernel_avg_status says why in one line (core/stock/README.md, "The kernel's
- * average").
+ * The kernel's own averaged pressure on a stock kernel, read with BPF, loaded
+ * once, lazily, at the first snapshot or description of a stock source on the
+ * running system's root.  Two readers:
+ *   - 6.10+ with the scheduler's per-CPU variables as typed ksyms (BTF and
+ *     KALLSYMS_ALL): kernel_inputs.c, one program never attached, run through
+ *     BPF_PROG_TEST_RUN at each snapshot on the calling CPU;
+ *   - otherwise bpf/kernel_avg.bpf.c (a bpftool skeleton) on the kernel's
+ *     tracepoint, which each CPU reports to only at its next update (poke_cpus()).
+ * When neither loads the stock source keeps its estimate, and s->kernel_avg_status
+ * says why in one line (core/stock/README.md, "The kernel's average").
  */
 #include <errno.h>
 #include <pthread.h>
@@ -56,9 +60,12 @@ static const char *tracepoint_of(const struct stock *s, const char **field)
 
 #include "bpf/kernel_avg.h"
 #include "stock/kernel_avg.skel.h"	/* bpftool gen skeleton, core/stock/meson.build */
+#include "kernel_inputs.h"
 
+/* One of the two readers is loaded: skel (the tracepoint) or in (in place). */
 struct stock_kernel_avg {
 	struct kernel_avg_bpf *skel;
+	struct stock_kernel_inputs *in;
 	int map_fd;
 	int nr_cpus;		/* entries of the map */
 };
@@ -169,8 +176,9 @@ static void *poke_cpu(void *arg)
 
 /*
  * A CPU reports only at its next update, and an idle CPU whose average has decayed
- * to 0 never does (reading the runqueues directly needs the kernel symbol
- * runqueues, absent without CONFIG_KALLSYMS_ALL, as in Debian's kernels).  The tick of a busy CPU updates it: run on each CPU not seen yet
+ * to 0 never does (reading the runqueues in place, load_inputs(), needs 6.10+ and
+ * the kernel symbol runqueues, absent without CONFIG_KALLSYMS_ALL).  The tick of a
+ * busy CPU updates it: run on each CPU not seen yet
  * until it is (one tick), for at most three ticks or 100 ms, all at once.  A CPU
  * still not seen keeps the estimate.
  */
@@ -225,30 +233,24 @@ static int open_load(bool hw, int nr, struct kernel_avg_bpf **out)
 	return 0;
 }
 
-static int load(struct stock *s, const char *tp, const char *field)
+/* The tracepoint reader: loaded, attached, every CPU made to report.  0 or -errno
+ * with the status saying why. */
+static int load_tracepoint(struct stock *s, struct stock_kernel_avg *k, int nr,
+			   const char *tp, const char *field)
 {
-	struct stock_kernel_avg *k = calloc(1, sizeof(*k));
 	struct kernel_avg_bpf *skel;
 	bool hw = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW;
-	int nr = libbpf_num_possible_cpus(), rc, e;
+	int rc, e;
 
-	if (!k)
-		return -ENOMEM;
-	if (nr < 1)
-		nr = 1;
-	libbpf_set_print(libbpf_quiet);
-	libbpf_why[0] = '\0';
 	rc = open_load(hw, nr, &skel);
 	if (rc < 0) {
 		e = -rc;
 		if (e == EPERM || e == EACCES)	/* libbpf's words would be about RLIMIT_MEMLOCK */
 			libbpf_why[0] = '\0';
 		else if (check_btf(s, tp, field) < 0)
-			goto out;	/* the kernel has no such tracepoint or field: that is why */
+			return rc;	/* the kernel has no such tracepoint or field: that is why */
 		status(s, "not read (the BPF program for %s does not load: %s%s%s%s); estimated", tp,
 		       strerror(e), perm_hint(e), libbpf_why[0] ? ": " : "", libbpf_why);
-out:
-		free(k);
 		return rc;
 	}
 	/* the link stays in the skeleton and goes with it */
@@ -260,23 +262,98 @@ out:
 		e = errno;
 		status(s, "not read (cannot attach to %s: %s%s); estimated", tp, strerror(e), perm_hint(e));
 		kernel_avg_bpf__destroy(skel);
-		free(k);
 		return -e;
 	}
 	k->skel = skel;
 	k->map_fd = bpf_map__fd(skel->maps.kernel_avg);
 	k->nr_cpus = nr;
 	poke_cpus(s, k);
-	status(s, "read from the kernel (BPF on %s: rq->%s)", tp, field);
+	return 0;
+}
+
+/*
+ * In place where the kernel allows it (6.10+): nothing runs on any CPU but the
+ * caller's; else the tracepoint, whose status then says why not in place.
+ */
+static int load(struct stock *s, const char *tp, const char *field)
+{
+	struct stock_kernel_avg *k = calloc(1, sizeof(*k));
+	char why_not[sizeof(libbpf_why) + 32] = "";
+	int nr = libbpf_num_possible_cpus(), rc;
+
+	if (!k)
+		return -ENOMEM;
+	if (nr < 1)
+		nr = 1;
+	libbpf_set_print(libbpf_quiet);
+	libbpf_why[0] = '\0';
+	if (s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW) {
+		rc = stock_kernel_inputs_load(nr, &k->in, libbpf_why, sizeof(libbpf_why));
+		if (rc == 0) {
+			status(s, "read from the kernel (BPF: rq->%s, cpufreq_pressure in place)", field);
+			s->kernel_avg = k;
+			return 0;
+		}
+		snprintf(why_not, sizeof(why_not), "; not in place: %s",
+			 libbpf_why[0] ? libbpf_why : strerror(-rc));
+		libbpf_why[0] = '\0';
+	}
+	rc = load_tracepoint(s, k, nr, tp, field);
+	if (rc < 0) {
+		free(k);
+		return rc;
+	}
+	status(s, "read from the kernel (BPF on %s: rq->%s%s)", tp, field, why_not);
 	s->kernel_avg = k;
+	return 0;
+}
+
+/* Run the in-place reader once: the values of every CPU as of now.  A no-op for
+ * the tracepoint reader (the kernel updates its map). */
+int stock_kernel_avg_sample(const struct stock *s)
+{
+	if (!s->kernel_avg || !s->kernel_avg->in)
+		return 0;
+	return stock_kernel_inputs_run(s->kernel_avg->in);
+}
+
+/* cpu's entry of the in-place reader's array, read by its last run; -ENODATA when
+ * there is none. */
+static int inputs_of(const struct stock *s, int cpu, struct kernel_inputs *v)
+{
+	if (!s->kernel_avg || !s->kernel_avg->in)
+		return -ENODATA;
+	return stock_kernel_inputs_get(s->kernel_avg->in, cpu, v);
+}
+
+int stock_kernel_avg_inputs(const struct stock *s, int cpu, uint64_t *cpufreq_pressure,
+			    uint64_t *cpu_capacity)
+{
+	struct kernel_inputs v;
+	int rc = inputs_of(s, cpu, &v);
+
+	if (rc < 0)
+		return rc;
+	*cpufreq_pressure = v.cpufreq_pressure;
+	*cpu_capacity = v.cpu_capacity;
 	return 0;
 }
 
 int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, uint64_t *time_ns)
 {
 	struct kernel_avg v;
+	struct kernel_inputs in;
 	__u32 key = (__u32)cpu;
+	int rc;
 
+	if (s->kernel_avg && s->kernel_avg->in) {
+		rc = inputs_of(s, cpu, &in);
+		if (rc == 0) {
+			*load_avg = in.avg_hw;
+			*time_ns = in.time_ns;
+		}
+		return rc;
+	}
 	if (!s->kernel_avg || cpu < 0 || cpu >= s->kernel_avg->nr_cpus)
 		return -ENODATA;
 	if (bpf_map_lookup_elem(s->kernel_avg->map_fd, &key, &v) < 0)
@@ -292,11 +369,26 @@ void stock_kernel_avg_close(struct stock *s)
 {
 	if (!s->kernel_avg)
 		return;
-	kernel_avg_bpf__destroy(s->kernel_avg->skel);
+	if (s->kernel_avg->skel)
+		kernel_avg_bpf__destroy(s->kernel_avg->skel);
+	stock_kernel_inputs_free(s->kernel_avg->in);
 	free(s->kernel_avg);
 	s->kernel_avg = NULL;
 }
 #else
+int stock_kernel_avg_sample(const struct stock *s)
+{
+	(void)s;
+	return 0;
+}
+
+int stock_kernel_avg_inputs(const struct stock *s, int cpu, uint64_t *cpufreq_pressure,
+			    uint64_t *cpu_capacity)
+{
+	(void)s, (void)cpu, (void)cpufreq_pressure, (void)cpu_capacity;
+	return -ENODATA;
+}
+
 int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, uint64_t *time_ns)
 {
 	(void)s, (void)cpu, (void)load_avg, (void)time_ns;

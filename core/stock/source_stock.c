@@ -410,9 +410,12 @@ static void cpu_average(const struct stock *s, struct stock_cpu *c, struct tp_cp
 		o->avg_pressure = TP_NONE;
 		o->capacity = c->max_capacity;
 	} else if (pressure != TP_NONE && c->avg_from_kernel) {
-		/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure) */
+		/* 6.10+ subtracts max(hw_load_avg, cpufreq pressure): the scheduler's
+		 * own cpufreq_pressure when read in place */
+		int64_t cfp = c->inputs_from_kernel ? (int64_t)c->kernel_cpufreq_pressure : pressure;
+
 		o->avg_pressure = s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW &&
-			(uint64_t)pressure > c->kernel_avg ? pressure : (int64_t)c->kernel_avg;
+			(uint64_t)cfp > c->kernel_avg ? cfp : (int64_t)c->kernel_avg;
 		o->avg_estimated = false;
 		c->avg_from_kernel = true;
 		o->capacity = c->max_capacity - o->avg_pressure;
@@ -451,6 +454,22 @@ static void name_big_little(const struct stock *s, struct tp_snapshot *snap)
 	}
 }
 
+/* Each CPU's kernel average (and, read in place, its cpufreq_pressure and
+ * rq->cpu_capacity) as of now; a CPU not read keeps the estimate. */
+static void read_kernel_avgs(struct stock *s)
+{
+	uint64_t kavg_ns;
+
+	(void)stock_kernel_avg_sample(s);	/* on failure no CPU reads: the estimate */
+	for (size_t i = 0; i < s->nr_cpus; i++) {
+		struct stock_cpu *c = &s->cpus[i];
+
+		c->avg_from_kernel = stock_kernel_avg_read(s, c->cpu, &c->kernel_avg, &kavg_ns) == 0;
+		c->inputs_from_kernel = stock_kernel_avg_inputs(s, c->cpu, &c->kernel_cpufreq_pressure,
+								&c->kernel_cpu_capacity) == 0;
+	}
+}
+
 static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struct tp_error *err)
 {
 	struct stock *s = src->priv;
@@ -459,7 +478,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	size_t nonline = 0, ndomains = 0, np = s->nr_policies ? s->nr_policies : 1;
 	bool have_online = false;
 	int64_t *capped;
-	uint64_t now, kavg_ns;
+	uint64_t now;
 	int rc;
 
 	/* the pelt estimate needs the plugin: bind it on first use */
@@ -474,9 +493,7 @@ static int stock_snapshot(struct tp_source *src, struct tp_snapshot *snap, struc
 	kernel_avg_start(src, s);
 	/* the kernel's averages in force at the snapshot's time: read first, the files take longer */
 	now = mono_ns();
-	for (size_t i = 0; i < s->nr_cpus; i++)
-		s->cpus[i].avg_from_kernel = stock_kernel_avg_read(s, s->cpus[i].cpu,
-				&s->cpus[i].kernel_avg, &kavg_ns) == 0;
+	read_kernel_avgs(s);
 	ndomains = s->nr_cpus;	/* at most one per cpu */
 	if (tp_snapshot_reserve(snap, s->nr_cpus, ndomains) < 0)
 		return tp_error_set(err, -ENOMEM, "out of memory");

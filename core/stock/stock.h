@@ -63,6 +63,10 @@ struct stock_cpu {
 	/* the kernel's own average at the last snapshot (kernel_avg.c); else the estimate */
 	bool avg_from_kernel;
 	uint64_t kernel_avg;
+	/* the scheduler's cpufreq_pressure and rq->cpu_capacity at the last snapshot
+	 * (6.10+, read in place: stock_kernel_avg_inputs()) */
+	bool inputs_from_kernel;
+	uint64_t kernel_cpufreq_pressure, kernel_cpu_capacity;
 };
 
 struct stock_kernel_avg;	/* kernel_avg.c: the loaded BPF program and its map */
@@ -223,6 +227,14 @@ void stock_kernel_avg_open(struct stock *s);
 /* cpu's latest kernel average and when it was stored (CLOCK_MONOTONIC ns); -ENODATA
  * when not read (not loaded, or no update of that CPU yet). */
 int stock_kernel_avg_read(const struct stock *s, int cpu, uint64_t *load_avg, uint64_t *time_ns);
+/* Read every CPU's values now, before a snapshot's stock_kernel_avg_read() calls
+ * (the in-place reader of 6.10+; the tracepoint reader's map is always current).
+ * 0 or -errno. */
+int stock_kernel_avg_sample(const struct stock *s);
+/* The scheduler's cpufreq_pressure and rq->cpu_capacity of cpu at the last sample
+ * (6.10+, read in place); -ENODATA when not read. */
+int stock_kernel_avg_inputs(const struct stock *s, int cpu, uint64_t *cpufreq_pressure,
+			    uint64_t *cpu_capacity);
 void stock_kernel_avg_close(struct stock *s);
 
 /* ---- source_stock.c --------------------------------------------------- */

@@ -29,7 +29,8 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
   --kernel LINE     the stock kernel: the newest Debian arm64 kernel of LINE, one of
                     6.1 (bookworm), 6.12 (trixie), 7.3 (trixie-backports); default:
                     each of them in turn, in BUILD_DIR/LINE, summing the checks
-  --timeout SEC     kill qemu after SEC seconds (default: 600)
+  --timeout SEC     kill qemu after SEC seconds (default: 600: a loaded host slows the
+                    8 TCG vCPUs, and the cost measurements run each command 5 times)
   --build-only      prepare everything, do not boot
   --patched         boot the patch series instead of Debian's kernel (needs the source
                     tree kernel/run.sh extracts: run it first, --build-only is enough)

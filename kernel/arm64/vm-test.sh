@@ -21,7 +21,7 @@ kmin=${kv#*.}
 kmin=${kmin%%[!0-9]*}
 if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 10 ]; }; then
 	CPUFREQ_PRESSURE=1
-	KAVG_READ="read from the kernel (BPF on pelt_hw_tp: rq->avg_hw)"
+	KAVG_READ="read from the kernel (BPF: rq->avg_hw, cpufreq_pressure in place)"
 else
 	CPUFREQ_PRESSURE=0
 	KAVG_READ="read from the kernel (BPF on pelt_thermal_tp: rq->avg_thermal)"
@@ -122,6 +122,93 @@ capture_check "arm64-board-$kmaj.$kmin"
 
 BEFORE=$(limits)
 info "limits before (policy0 max min, policy4 max min, cooling states): $BEFORE"
+
+# ---- what a run costs the machine (quiet board: nothing else runs) ---------------------------
+# Per run, as medians of COST_RUNS runs: the IPIs (every IPIn line of /proc/interrupts) and
+# local timer interrupts each big CPU (4-7) took, the CPU time of the command and its
+# children, and the wall time.  Loading a BPF program costs every CPU IPIs on arm64: the
+# JIT's icache flush calls kick_all_cpus_sync() once or more per program, libbpf's
+# feature probes included.
+COST_RUNS=5
+# big_irqs: "IPIS TIMER" of cpus 4-7 together
+big_irqs() {
+	awk '$1 ~ /^IPI[0-9]+:$/ { for (c = 4; c <= 7; c++) i += $(c + 2) }
+		$1 == "LOC:" || /arch_timer/ { for (c = 4; c <= 7; c++) t += $(c + 2) }
+		END { print i + 0, t + 0 }' /proc/interrupts
+}
+# the CPU time (user + system, in ticks of 10 ms) of this shell's waited-for children
+child_ticks() { awk '{ print $16 + $17 }' /proc/$$/stat; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# measure FILE CMD...: one run of CMD, its counts appended to FILE
+measure() {
+	f=$1
+	shift
+	b=$(big_irqs) c0=$(child_ticks) w0=$(cut -d' ' -f1 /proc/uptime)
+	"$@" >/dev/null 2>&1
+	w1=$(cut -d' ' -f1 /proc/uptime) c1=$(child_ticks) a=$(big_irqs)
+	echo "$b $a $c0 $c1 $w0 $w1" >>"$f"
+}
+# medians FILE: sets c_ipi, c_tmr (per big CPU), c_cpu, c_wall (ms) from FILE's runs
+medians() {
+	c_ipi=$(awk '{ print ($3 - $1) / 4 }' "$1" | median)
+	c_tmr=$(awk '{ print ($4 - $2) / 4 }' "$1" | median)
+	c_cpu=$(awk '{ print ($6 - $5) * 10 }' "$1" | median)
+	c_wall=$(awk '{ printf "%d\n", ($8 - $7) * 1000 + 0.5 }' "$1" | median)
+}
+# cost CMD...: CMD run COST_RUNS times; its medians
+cost() {
+	: >/tmp/cost
+	n=$COST_RUNS
+	while [ $n -gt 0 ]; do measure /tmp/cost "$@"; n=$((n - 1)); done
+	medians /tmp/cost
+}
+cost_info() { info "cost of $1 (per big CPU: IPIs, timer irqs; CPU ms, wall ms; medians of $COST_RUNS): $c_ipi $c_tmr $c_cpu $c_wall"; }
+# cost_pair NAME CMD...: CMD with BPF and with THERMPRESS_NO_BPF=1 in turns, so that a busy
+# host slows both alike (the board shares the host's cores); both reported, the BPF run's
+# medians in b_*, the estimate's in n_*
+cost_pair() {
+	name=$1
+	shift
+	: >/tmp/cost.b
+	: >/tmp/cost.n
+	n=$COST_RUNS
+	while [ $n -gt 0 ]; do measure /tmp/cost.b "$@"; measure /tmp/cost.n nobpf "$@"; n=$((n - 1)); done
+	medians /tmp/cost.n; cost_info "$name, THERMPRESS_NO_BPF=1"
+	n_ipi=$c_ipi n_wall=$c_wall
+	medians /tmp/cost.b; cost_info "$name, BPF"
+	b_ipi=$c_ipi b_wall=$c_wall
+}
+nobpf() { THERMPRESS_NO_BPF=1 "$@"; }
+scrape() { wget -q -O /dev/null http://127.0.0.1:9465/metrics 2>/dev/null; }
+ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up 2>/dev/null	# /init leaves it down
+cost sleep 0; cost_info "sleep 0 (the harness itself)"
+z_ipi=$c_ipi
+cost_pair "top --once" thermpress top --once
+cost_pair show thermpress show
+s_ipi=$b_ipi s_wall=$b_wall
+# export opens the source again at each scrape: one scrape is one sample
+for e in "" nobpf; do
+	lbl=${e:+THERMPRESS_NO_BPF=1}
+	$e thermpress export --listen 127.0.0.1:9465 >/dev/null 2>&1 & ep=$!
+	if wait_for 10 scrape; then cost scrape; cost_info "an export scrape, ${lbl:-BPF}"
+	else info "export ${lbl:-BPF}: no scrape answered"; fi
+	kill $ep 2>/dev/null; wait $ep 2>/dev/null
+done
+if [ $CPUFREQ_PRESSURE = 1 ] && [ -x /usr/bin/tp-sched-inputs ]; then
+	cost tp-sched-inputs /usr/lib/sched_inputs.bpf.o; cost_info "tp-sched-inputs (one program loaded by libbpf, run once)"
+	# 6.10+ reads in place: a show with BPF costs a big CPU no more IPIs beyond the
+	# estimate's than one libbpf load of one program costs beyond a bare process (the
+	# harness's own reader, which puts no thread anywhere, minus sleep 0), with one IPI
+	# of slack per CPU for the wakeups of the show itself.  The tracepoint reader's
+	# threads, one per CPU until its tick, cost several times that.
+	bound=$(awk -v b="$c_ipi" -v z="$z_ipi" 'BEGIN { print b - z + 1 }')
+	if awk -v s="$s_ipi" -v n="$n_ipi" -v b="$bound" 'BEGIN { exit !(s - n <= b) }'
+	then ok "cost: show with BPF adds $s_ipi - $n_ipi IPIs per big CPU, at most one libbpf load's $c_ipi - $z_ipi + 1"
+	else bad "cost: show with BPF adds $s_ipi - $n_ipi IPIs per big CPU, more than one libbpf load's $c_ipi - $z_ipi + 1"; fi
+	if awk -v s="$s_wall" -v n="$n_wall" 'BEGIN { exit !(s <= 1.5 * n) }'
+	then ok "cost: show with BPF takes $s_wall ms, within 1.5 x the estimate's $n_wall ms"
+	else bad "cost: show with BPF takes $s_wall ms, more than 1.5 x the estimate's $n_wall ms"; fi
+fi
 
 # ---- thermpress caps on the stock kernel ------------------------------------------------------
 tp() {	# NAME ARGS...: thermpress ARGS into /tmp/tpo, ok when it exits 0
