@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "fixture_tree.h"
+
 #include "stock/stock.h"
 #include "stock/stock_config.h"
 
@@ -156,27 +158,12 @@ static void test_rows_cover_once(void **state)
 
 static void put(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fixture_put(root, rel, text), 0);
 }
 
 static void drop(const char *rel)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	unlink(path);
+	fixture_drop(root, rel);
 }
 
 static int setup(void **state)
