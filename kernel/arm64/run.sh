@@ -102,20 +102,7 @@ if [ -n "$prefix" ]; then
 fi
 [ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched"
 if [ $patched = 0 ] && [ -z "$kline" ]; then	# every stock kernel line, one run each
-	total_pass=0 total_fail=0
-	for l in $stock_kernels; do
-		mkdir -p "$bdir/$l"
-		bash "$0" "${all_args[@]}" --kernel "$l" --build-dir "$bdir/$l" | tee "$bdir/$l/run.log" || true
-		out=$(tail -1 "$bdir/$l/run.log")
-		if [[ $out =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-			total_pass=$((total_pass + BASH_REMATCH[1])) total_fail=$((total_fail + BASH_REMATCH[2]))
-		else
-			echo "$me: the run on Linux $l ended without its counts: $out" >&2
-			total_fail=$((total_fail + 1))
-		fi
-	done
-	echo "$total_pass passed, $total_fail failed"
-	[ "$total_fail" = 0 ]
+	each_kernel "$0" "$stock_kernels" "$bdir" "${all_args[@]}"
 	exit
 fi
 if [ $patched = 0 ]; then

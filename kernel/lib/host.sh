@@ -313,3 +313,26 @@ capture_into() {
 		log "tests/fixtures/stock/$capture_name regenerated from the VM"
 	fi
 }
+
+# each_kernel SCRIPT LINES DIR ARGS...: SCRIPT ARGS --kernel LINE --build-dir DIR/LINE for
+# each kernel line, each run's output kept in DIR/LINE/run.log, their checks summed in one
+# closing "N passed, N failed" line (a run that fails without its counts is one failure;
+# --build-only runs print none); 0 when every run passed
+each_kernel() {
+	local script=$1 lines=$2 dir=$3 l out rc total_pass=0 total_fail=0
+	shift 3
+	for l in $lines; do
+		mkdir -p "$dir/$l"
+		bash "$script" "$@" --kernel "$l" --build-dir "$dir/$l" | tee "$dir/$l/run.log"
+		rc=${PIPESTATUS[0]}
+		out=$(tail -1 "$dir/$l/run.log")
+		if [[ $out =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+			total_pass=$((total_pass + BASH_REMATCH[1])) total_fail=$((total_fail + BASH_REMATCH[2]))
+		elif [ "$rc" != 0 ]; then
+			echo "$me: the run on Linux $l ended without its counts: $out" >&2
+			total_fail=$((total_fail + 1))
+		fi
+	done
+	echo "$total_pass passed, $total_fail failed"
+	[ "$total_fail" = 0 ]
+}

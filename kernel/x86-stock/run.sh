@@ -49,20 +49,7 @@ while [ $# -gt 0 ]; do
 done
 resolve_dirs
 if [ -z "$kline" ]; then	# every line, one run each
-	total_pass=0 total_fail=0
-	for l in $kernels; do
-		mkdir -p "$bdir/$l"
-		bash "$0" "${all_args[@]}" --kernel "$l" --build-dir "$bdir/$l" | tee "$bdir/$l/run.log" || true
-		out=$(tail -1 "$bdir/$l/run.log")
-		if [[ $out =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-			total_pass=$((total_pass + BASH_REMATCH[1])) total_fail=$((total_fail + BASH_REMATCH[2]))
-		else
-			echo "$me: the run on Linux $l ended without its counts: $out" >&2
-			total_fail=$((total_fail + 1))
-		fi
-	done
-	echo "$total_pass passed, $total_fail failed"
-	[ "$total_fail" = 0 ]
+	each_kernel "$0" "$kernels" "$bdir" "${all_args[@]}"
 	exit
 fi
 case " $kernels " in *" $kline "*) ;; *) die "--kernel $kline: not one of $kernels" ;; esac
