@@ -4,8 +4,8 @@
  * it made as needed, and its removal.  Shared by the stock tests that build a kernel's
  * files by hand (test_stock_parse.c, test_kernels.c).
  */
-#ifndef TP_TEST_FIXTURE_TREE_H
-#define TP_TEST_FIXTURE_TREE_H
+#ifndef THERMPRESS_TESTS_FIXTURE_TREE_H
+#define THERMPRESS_TESTS_FIXTURE_TREE_H
 
 #include <stdio.h>
 #include <string.h>
