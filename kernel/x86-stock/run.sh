@@ -1,6 +1,7 @@
 #!/bin/bash
-# Boot Debian's stock amd64 kernels (6.12 from trixie, 7.3 from trixie-backports) under
-# qemu-system-x86_64 (TCG) with a busybox initramfs holding the native thermpress build,
+# Boot Debian's stock amd64 kernels (6.1 from bookworm, 6.12 from trixie, 7.3 from
+# trixie-backports) under qemu-system-x86_64 (TCG) with a busybox initramfs holding the
+# native thermpress build,
 # and run kernel/x86-stock/vm-test.sh inside: a qemu guest has no cpufreq driver, so
 # thermpress must say which model the kernel follows and why it sees no frequency
 # limits, show its CPUs without inventing numbers, and refuse caps with the reason.
@@ -15,7 +16,7 @@ usage() {
 	cat <<'EOF2'
 usage: bash kernel/x86-stock/run.sh [OPTIONS]
 
-  --kernel LINE     one kernel line, 6.12 or 7.3 (default: each in turn, in
+  --kernel LINE     one kernel line, 6.1, 6.12 or 7.3 (default: each in turn, in
                     BUILD_DIR/LINE, summing the checks)
   --build-dir DIR   downloads, extracted image, initramfs and console log
                     (default: build-x86-stock/ at the top)
@@ -34,7 +35,7 @@ top=$(cd "$here/../.." && pwd)
 bdir="$top/build-x86-stock"
 tpbuild="${THERMPRESS_BUILD:-build}"
 timeout_s=240
-kernels="6.12 7.3"	# the amd64 kernel lines every run boots
+kernels="6.1 6.12 7.3"	# the amd64 kernel lines every run boots
 kline=""
 all_args=("$@")
 while [ $# -gt 0 ]; do

@@ -35,8 +35,9 @@ tp "show --json" show --json
 cp /tmp/tpo /tmp/show.json
 eq "show --json: stock.release" "$(jval release /tmp/show.json)" "$(uname -r)"
 eq "show --json: stock.has_cpufreq" "$(jval has_cpufreq /tmp/show.json)" false
-# docs/kernels.md: x86 gets cpufreq pressure on 6.12.101 and later 6.12 (Debian's backport
-# of the cpuinfo.max_freq fallback), none on 7.3 (narrowed to intel_pstate's hybrid CPUs)
+# docs/kernels.md: x86 gets no thermal pressure on 6.1 (only arch_topology's users feed
+# it), cpufreq pressure on 6.12.101 and later 6.12 (Debian's backport of the
+# cpuinfo.max_freq fallback), none on 7.3 (narrowed to intel_pstate's hybrid CPUs)
 case "$kline" in
 6.12) want_model=cpufreq ;;
 *) want_model=none ;;

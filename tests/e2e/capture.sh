@@ -20,7 +20,7 @@ view() {
 }
 
 i=0
-for fx in arm64-biglittle-6.1 x86-laptop-6.5 server-nocpufreq arm64-6.12 arm64-board-6.1 arm64-board-6.12 arm64-board-7.3 x86-qemu-6.12 x86-qemu-7.3; do
+for fx in arm64-biglittle-6.1 x86-laptop-6.5 arm64-board-6.1 arm64-board-6.12 arm64-board-7.3 x86-qemu-6.1 x86-qemu-6.12 x86-qemu-7.3; do
 	sh=${shells[$((i % ${#shells[@]}))]}
 	i=$((i + 1))
 	run $sh "$CAPTURE" --from "$FIX/$fx" "$tmp/$fx"
@@ -60,7 +60,7 @@ assert_eq "$(view "$tmp/deb-capture" --json show status)" "$(view "$tmp/deb" --j
 	"Debian tree: the same status"
 
 # a directory in use is refused, and so is a missing root
-run bash "$CAPTURE" --from "$FIX/arm64-6.12" "$tmp/deb"
+run bash "$CAPTURE" --from "$FIX/arm64-board-6.12" "$tmp/deb"
 assert_rc 2 "a non-empty OUTDIR is refused"
 assert_contains "$err" "is not empty" "non-empty OUTDIR: why"
 run bash "$CAPTURE" --from "$tmp/nowhere" "$tmp/new"

@@ -41,13 +41,13 @@ run "$TP" --sim --virtual-clock record --duration 1s -o "$tmp/idle.csv"
 assert_rc 0 "an idle simulator: recorded"
 assert_eq "$err" "thermpress: warning: $tmp/idle.csv has no thermal pressure: no CPU was capped while recording (--scenario heat makes the simulator cap CPUs, or cap them from a script)" \
 	"an idle simulator: no pressure, said with the way out"
-cp -a "$FIX/x86-laptop-6.5" "$FIX/server-nocpufreq" "$tmp/"
+cp -a "$FIX/x86-laptop-6.5" "$FIX/x86-qemu-7.3" "$tmp/"
 run "$TP" --root "$tmp/x86-laptop-6.5" record --duration 30ms -o "$tmp/x86.csv"
 assert_rc 0 "a stock kernel without caps: recorded"
 assert_contains "$err" "$tmp/x86.csv has no thermal pressure: no CPU was capped while recording" \
 	"a stock kernel without caps: no pressure, said"
 assert_not_contains "$err" "--scenario" "a stock kernel: no simulator advice"
-run "$TP" --root "$tmp/server-nocpufreq" record --duration 30ms -o -
+run "$TP" --root "$tmp/x86-qemu-7.3" record --duration 30ms -o -
 assert_rc 0 "a machine without cpufreq: recorded"
 assert_contains "$err" "warning: the trace has no samples: stock kernel" "no cpufreq: no samples, said"
 run "$TP" --sim --virtual-clock --scenario heat record --duration 10s -o "$tmp/heat.csv"

@@ -1,6 +1,6 @@
 # The stock fixtures captured from real kernels (kernel/README.md, "Fixtures from real
 # kernels": scripts/capture-stock-tree.sh in the VMs): Debian's arm64 6.1, 6.12 and 7.3 on
-# the big.LITTLE board, Debian's amd64 6.12 and 7.3 in a qemu guest.  thermpress must take
+# the big.LITTLE board, Debian's amd64 6.1, 6.12 and 7.3 in a qemu guest.  thermpress must take
 # each kernel's model from docs/kernels.md, find its config where that release puts it,
 # and compute a scaling_max_freq cap's pressure as that kernel does (none on 6.1).
 source "$(dirname "$0")/lib.sh"
@@ -47,10 +47,11 @@ for l in 6.1 6.12 7.3; do
 	assert_rc 0 "$fx: cap clear all"
 done
 
-for l in 6.12 7.3; do
+for l in 6.1 6.12 7.3; do
 	fx=x86-qemu-$l
 	rel=$(cat "$FIX/$fx/proc/sys/kernel/osrelease" 2>/dev/null)
 	case $l in
+	6.1) check_tree "$fx" none "boot/config-$rel" ;;
 	6.12) check_tree "$fx" cpufreq "boot/config-$rel" ;;
 	7.3) check_tree "$fx" none "usr/lib/modules/$rel/config" ;;
 	esac
