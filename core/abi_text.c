@@ -523,7 +523,7 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 			/* capacities 1..1024, pressures 0..1024, frequencies >= 1 kHz */
 			static const int64_t lo[NR_COLS] = { [COL_MAXCAP] = 1, [COL_MAXF] = 1,
 				[COL_CAPF] = 1, [COL_CAP] = 1 };
-			int64_t hi = k == COL_MAXF || k == COL_CAPF ? INT64_MAX : 1024;
+			int64_t hi = k == COL_MAXF || k == COL_CAPF ? INT64_MAX : TP_CAPACITY_SCALE;
 
 			if (!in_range(vals[k], lo[k], hi)) {
 				snprintf(what, sizeof(what), "line %u: %s %lld is out of %lld..%lld", c.line,

@@ -157,9 +157,10 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 	uint64_t v;
 
 	if (strncasecmp(text, "cap=", 4) == 0) {
-		if (parse_u64(text + 4, &v) < 0 || v == 0 || v > 1024)
+		if (parse_u64(text + 4, &v) < 0 || v == 0 || v > TP_CAPACITY_SCALE)
 			return tp_error_set(err, -EINVAL,
-				"invalid capacity '%s' (cap=N with N in 1..1024)", text);
+				"invalid capacity '%s' (cap=N with N in 1..%d)", text,
+				TP_CAPACITY_SCALE);
 		out->kind = TP_CAP_CAPACITY;
 		out->value = v;
 		return 0;

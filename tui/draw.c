@@ -52,13 +52,13 @@ static void run_add(struct canvas *cv, int y, int x, struct run *run, enum role 
 static void draw_bar(struct canvas *cv, int y, int x, int width, const struct tp_cpu *c)
 {
 	const struct glyphs *g = cv->g;
-	int64_t e8 = c->capacity >= 0 ? c->capacity * width * 8 / 1024 : 0;
-	int64_t m8 = c->max_capacity >= 0 ? c->max_capacity * width * 8 / 1024 : 0;
+	int64_t e8 = c->capacity >= 0 ? c->capacity * width * 8 / TP_CAPACITY_SCALE : 0;
+	int64_t m8 = c->max_capacity >= 0 ? c->max_capacity * width * 8 / TP_CAPACITY_SCALE : 0;
 	int mark = -1;
 	struct run run = { .n = 0 };
 
 	if (c->capped_capacity >= 0 && c->max_capacity > 0 && c->capped_capacity < c->max_capacity) {
-		mark = (int)(c->capped_capacity * width / 1024);
+		mark = (int)(c->capped_capacity * width / TP_CAPACITY_SCALE);
 		if (mark >= width)
 			mark = width - 1;
 	}

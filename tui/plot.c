@@ -240,7 +240,7 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 		    m->snap.cpus[i].max_capacity > scale)
 			scale = m->snap.cpus[i].max_capacity;
 	if (scale <= 0)
-		scale = 1024;
+		scale = TP_CAPACITY_SCALE;
 	cv_printf(cv, y0, 0, R_DIM, "%5lld", (long long)scale);
 	cv_printf(cv, y0 + rows / 2, 0, R_DIM, "%5lld", (long long)(scale / 2));
 	cv_printf(cv, y0 + rows - 1, 0, R_DIM, "%5d", 0);

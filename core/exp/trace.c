@@ -326,11 +326,11 @@ struct column {
 static const struct column columns[] = {
 	{ "time_ns", 0, INT64_MAX, false },
 	{ "cpu", 0, TP_MAX_CPUS - 1, false },
-	{ "max_capacity", 1, 1024, true },
+	{ "max_capacity", 1, TP_CAPACITY_SCALE, true },
 	{ "max_freq_khz", 1, FREQ_MAX, true },
 	{ "capped_freq_khz", 0, FREQ_MAX, true },
-	{ "pressure", 0, 1024, false },
-	{ "avg_pressure", 0, 1024, true },
+	{ "pressure", 0, TP_CAPACITY_SCALE, false },
+	{ "avg_pressure", 0, TP_CAPACITY_SCALE, true },
 	{ "backend", 0, 0, true },
 	{ "decay_ms", 0, FREQ_MAX, true },
 };

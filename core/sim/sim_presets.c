@@ -56,9 +56,9 @@ int tpsim_preset_get(const char *name, struct tpsim_preset *out, struct tp_error
 		name = "hikey960";
 	if (!strcmp(name, "hikey960")) {
 		add_domain(out, "little", 4, 462, hikey960_little, N_OF(hikey960_little));
-		add_domain(out, "big", 4, 1024, hikey960_big, N_OF(hikey960_big));
+		add_domain(out, "big", 4, TP_CAPACITY_SCALE, hikey960_big, N_OF(hikey960_big));
 	} else if (!strcmp(name, "db410c")) {
-		add_domain(out, "cluster0", 4, 1024, db410c_opps, N_OF(db410c_opps));
+		add_domain(out, "cluster0", 4, TP_CAPACITY_SCALE, db410c_opps, N_OF(db410c_opps));
 	} else if (!strncmp(name, "smp:", 4)) {
 		int n;
 
@@ -66,7 +66,7 @@ int tpsim_preset_get(const char *name, struct tpsim_preset *out, struct tp_error
 			return tp_error_set(err, -EINVAL,
 					    "invalid simulator preset '%.64s': N in smp:N must be "
 					    "a whole number from 1 to %d", name, TPSIM_MAX_CPUS);
-		add_domain(out, "cluster0", n, 1024, smp_opps, N_OF(smp_opps));
+		add_domain(out, "cluster0", n, TP_CAPACITY_SCALE, smp_opps, N_OF(smp_opps));
 	} else {
 		return tp_error_set(err, -EINVAL,
 				    "unknown simulator preset '%.64s' (hikey960, db410c, smp:N)",

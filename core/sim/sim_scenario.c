@@ -134,7 +134,7 @@ bool tpsim_scenario_tick(struct tpsim_scenario *sc, const struct tp_sim *sim, ui
 		struct heat_domain *h = &sc->dom[d];
 		/* steady state: ambient + load * rise * (f / fmax)^2, scaled by capacity */
 		int64_t f = (int64_t)dd->opps_khz[h->level], fmax = (int64_t)dd->max_khz;
-		int64_t rise = (int64_t)HEAT_RISE_MC * dd->max_capacity / 1024;
+		int64_t rise = (int64_t)HEAT_RISE_MC * dd->max_capacity / TP_CAPACITY_SCALE;
 		int64_t ss = HEAT_AMBIENT_MC + rise * load / 100 * f / fmax * f / fmax;
 		size_t level = h->level;
 

@@ -114,10 +114,10 @@ static int read_cpus(struct stock *s, struct tp_error *err)
 		c->policy = -1;
 		stock_path(s, path, sizeof(path), "sys/devices/system/cpu/cpu%d/cpu_capacity", c->cpu);
 		if (stock_read_i64(path, &c->max_capacity) == 0 && c->max_capacity >= 1 &&
-		    c->max_capacity <= 1024)
+		    c->max_capacity <= TP_CAPACITY_SCALE)
 			s->has_cpu_capacity = true;
 		else
-			c->max_capacity = 1024;
+			c->max_capacity = TP_CAPACITY_SCALE;
 	}
 	s->nr_cpus = n;
 	free(ids);

@@ -29,6 +29,9 @@ extern "C" {
 #define TP_NONE (-1)
 #define TP_MAX_CPUS 8192
 #define TP_NAME_MAX 32
+/* the scheduler's capacity scale (SCHED_CAPACITY_SCALE): the biggest CPU at its top
+ * frequency; capacities and pressures are on it */
+#define TP_CAPACITY_SCALE 1024
 #define TP_MAX_BACKENDS 16
 
 /* Where the default root and plugin directory come from when not given. */
