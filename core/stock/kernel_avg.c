@@ -288,7 +288,7 @@ static int load(struct stock *s, const char *tp, const char *field)
 	libbpf_set_print(libbpf_quiet);
 	libbpf_why[0] = '\0';
 	if (s->kernel.model == TP_STOCK_MODEL_CPUFREQ_HW) {
-		rc = stock_kernel_inputs_load(nr, &k->in, libbpf_why, sizeof(libbpf_why));
+		rc = stock_kernel_inputs_load(nr, s->state_dir, &k->in, libbpf_why, sizeof(libbpf_why));
 		if (rc == 0) {
 			status(s, "read from the kernel (BPF: rq->%s, cpufreq_pressure in place)", field);
 			s->kernel_avg = k;

@@ -40,6 +40,7 @@
 #include <linux/btf.h>
 
 #include "bpf/kernel_avg.h"
+#include "btf_ids.h"
 #include "kernel_inputs.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
@@ -50,15 +51,6 @@ struct stock_kernel_inputs {
 	struct kernel_inputs *last;	/* every CPU at the last run */
 };
 
-/* Where the program reads: BTF ids of the two per-CPU variables and offsets of
- * the fields.  All are unsigned long, read as 8 bytes: on a 32-bit kernel the
- * verifier refuses the load and kernel_avg.c takes the tracepoint. */
-struct btf_facts {
-	uint32_t runqueues, cpufreq_pressure;		/* VAR ids */
-	uint32_t rq_cap_off, rq_avg_off, sa_load_off;
-	bool rq, sa;
-};
-
 static int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr)
 {
 	long rc = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -66,29 +58,109 @@ static int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr)
 	return rc < 0 ? -errno : (int)rc;
 }
 
-/* The whole file, mapped where sysfs allows it (the kernel's BTF since 6.16: no copy
- * of its megabytes, which under emulation cost a start a large part of its time),
- * else read; NULL with errno.  *mapped says which, for release(). */
-static char *read_all(const char *path, size_t *len, bool *mapped)
+/*
+ * The running kernel's BTF, without copying it through sysfs where that can be
+ * avoided: sysfs hands a reader 4 KB per read(), 1300 system calls for 5 MB, which
+ * under emulation cost a start most of its time (6.12: a show took 1.9 x the
+ * estimate's wall time).  In order:
+ *   - mapped (the kernel's BTF file supports mmap since 6.16): no copy at all;
+ *   - copied in one bpf(2) call from the vmlinux BTF object (BPF_OBJ_GET_INFO_BY_FD),
+ *     into memory populated in one go rather than faulted in page by page;
+ *   - read, as a last resort.
+ * NULL with errno; *how says which, for release().
+ */
+enum btf_how { BTF_MAPPED, BTF_OBJECT, BTF_READ };
+
+static char *btf_mapped(size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (buf == MAP_FAILED)
+			buf = NULL;
+		else
+			*len = (size_t)st.st_size;
+	}
+	close(fd);
+	return buf;
+}
+
+/* One object's info; for the vmlinux BTF with data, its bytes are copied too. */
+static int btf_info(int fd, struct bpf_btf_info *bi, char *name, size_t name_len, void *data,
+		    size_t size)
+{
+	union bpf_attr a;
+
+	memset(bi, 0, sizeof(*bi));
+	bi->name = (uint64_t)(uintptr_t)name;
+	bi->name_len = (uint32_t)name_len;
+	bi->btf = (uint64_t)(uintptr_t)data;
+	bi->btf_size = (uint32_t)size;
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = (uint32_t)fd;
+	a.info.info_len = sizeof(*bi);
+	a.info.info = (uint64_t)(uintptr_t)bi;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+}
+
+static char *btf_object(size_t *len)
+{
+	union bpf_attr a;
+	uint32_t id = 0;
+
+	/* vmlinux is the first BTF object the kernel registers; modules' follow */
+	for (int tries = 0; tries < 4096; tries++) {
+		struct bpf_btf_info bi;
+		char name[16] = "";
+		char *buf;
+		int fd, rc;
+
+		memset(&a, 0, sizeof(a));
+		a.start_id = id;
+		if (sys_bpf(BPF_BTF_GET_NEXT_ID, &a) < 0)
+			return NULL;
+		id = a.next_id;
+		memset(&a, 0, sizeof(a));
+		a.btf_id = id;
+		fd = sys_bpf(BPF_BTF_GET_FD_BY_ID, &a);
+		if (fd == -EPERM || fd == -EACCES)
+			return errno = -fd, NULL;
+		if (fd < 0)
+			continue;	/* a module's, gone since */
+		rc = btf_info(fd, &bi, name, sizeof(name), NULL, 0);
+		if (rc < 0 || !bi.kernel_btf || strcmp(name, "vmlinux") != 0 || !bi.btf_size) {
+			close(fd);
+			continue;
+		}
+		*len = bi.btf_size;
+		buf = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			   -1, 0);
+		rc = buf == MAP_FAILED ? -ENOMEM : btf_info(fd, &bi, name, sizeof(name), buf, *len);
+		close(fd);
+		if (rc == 0 && bi.btf_size == *len)
+			return buf;
+		if (buf != MAP_FAILED)
+			munmap(buf, *len);
+		return errno = rc < 0 ? -rc : EAGAIN, NULL;
+	}
+	return errno = ENOENT, NULL;
+}
+
+static char *btf_read(size_t *len)
+{
+	int fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	size_t cap, n = 0;
 	char *buf;
 	ssize_t r;
 
-	*mapped = false;
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && st.st_size > 0) {
-		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (buf != MAP_FAILED) {
-			close(fd);
-			*mapped = true;
-			*len = (size_t)st.st_size;
-			return buf;
-		}
-	}
 	cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 22;
 	buf = malloc(cap);
 	while (buf && (r = read(fd, buf + n, cap - n)) > 0) {
@@ -98,7 +170,6 @@ static char *read_all(const char *path, size_t *len, bool *mapped)
 
 			if (!more) {
 				free(buf);
-				buf = NULL;
 				errno = ENOMEM;
 			}
 			buf = more;
@@ -108,6 +179,28 @@ static char *read_all(const char *path, size_t *len, bool *mapped)
 	close(fd);
 	*len = n;
 	return buf;
+}
+
+static char *btf_get(size_t *len, enum btf_how *how)
+{
+	char *buf;
+
+	*how = BTF_MAPPED;
+	if ((buf = btf_mapped(len)))
+		return buf;
+	*how = BTF_OBJECT;
+	if ((buf = btf_object(len)))
+		return buf;
+	*how = BTF_READ;
+	return btf_read(len);
+}
+
+static void btf_release(char *buf, size_t len, enum btf_how how)
+{
+	if (how == BTF_READ)
+		free(buf);
+	else
+		munmap(buf, len);
 }
 
 /* Bytes that follow a btf_type of this kind and vlen; -1 for a kind not known. */
@@ -169,8 +262,8 @@ static void btf_note(struct btf_facts *f, const struct btf_type *t, uint32_t id,
 static int btf_scan(struct btf_facts *f, char *why, size_t n)
 {
 	size_t len = 0, pos, end;
-	bool mapped;
-	char *buf = read_all(VMLINUX_BTF, &len, &mapped);
+	enum btf_how how;
+	char *buf = btf_get(&len, &how);
 	const struct btf_header *h = (const void *)buf;
 	const char *strs;
 	uint32_t id = 1;
@@ -203,10 +296,7 @@ static int btf_scan(struct btf_facts *f, char *why, size_t n)
 		rc = -ENOENT;
 	}
 out:
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
+	btf_release(buf, len, how);
 	return rc;
 }
 
@@ -326,43 +416,91 @@ static int load_prog(struct stock_kernel_inputs *in, const struct btf_facts *f, 
 	return fd < 0 ? fd : 0;
 }
 
-int stock_kernel_inputs_load(int nr_cpus, struct stock_kernel_inputs **out, char *why, size_t n)
+/* The array and the program for f, run once; 0 or -errno with why. */
+static int load_with(struct stock_kernel_inputs *in, const struct btf_facts *f, char *why, size_t n)
+{
+	union bpf_attr attr;
+	int rc;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = (uint32_t)(in->nr_cpus * (int)sizeof(struct kernel_inputs));
+	attr.max_entries = 1;
+	in->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	rc = in->map_fd < 0 ? in->map_fd : load_prog(in, f, why, n);
+	if (in->map_fd < 0)
+		snprintf(why, n, "the array: %s", strerror(-rc));
+	if (rc == 0)
+		rc = stock_kernel_inputs_run(in);
+	if (rc == -ENODATA)
+		snprintf(why, n, "a per-CPU variable was not there");
+	return rc;
+}
+
+/* The values of a run look like the fields named: every CPU read has a capacity on the
+ * scheduler's scale and an average and a pressure within it.  Kept ids that point at
+ * other fields of the right types would load and read something else. */
+static bool plausible(const struct stock_kernel_inputs *in)
+{
+	for (int c = 0; c < in->nr_cpus; c++) {
+		const struct kernel_inputs *v = &in->last[c];
+
+		if (v->time_ns && (v->cpu_capacity < 1 || v->cpu_capacity > 1024 ||
+				   v->avg_hw > 1024 || v->cpufreq_pressure > 1024))
+			return false;
+	}
+	return true;
+}
+
+static void unload(struct stock_kernel_inputs *in)
+{
+	if (in->prog_fd >= 0)
+		close(in->prog_fd);
+	if (in->map_fd >= 0)
+		close(in->map_fd);
+	in->prog_fd = in->map_fd = -1;
+}
+
+int stock_kernel_inputs_load(int nr_cpus, const char *keep_dir, struct stock_kernel_inputs **out,
+			     char *why, size_t n)
 {
 	struct stock_kernel_inputs *in;
 	struct btf_facts f;
-	union bpf_attr attr;
+	struct btf_key key;
+	bool kept = false;
 	int rc;
 
 	*out = NULL;
 	if (nr_cpus < 1 || nr_cpus > MAX_CPUS)
 		return snprintf(why, n, "%d possible CPUs", nr_cpus), -E2BIG;
-	rc = btf_scan(&f, why, n);
-	if (rc < 0)
-		return rc;
 	in = calloc(1, sizeof(*in));
 	if (!in || !(in->last = calloc((size_t)nr_cpus, sizeof(*in->last)))) {
 		free(in);
 		return -ENOMEM;
 	}
 	in->nr_cpus = nr_cpus;
-	in->prog_fd = -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = (uint32_t)(nr_cpus * (int)sizeof(struct kernel_inputs));
-	attr.max_entries = 1;
-	in->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
-	rc = in->map_fd < 0 ? in->map_fd : load_prog(in, &f, why, n);
-	if (in->map_fd < 0)
-		snprintf(why, n, "the array: %s", strerror(-rc));
+	in->prog_fd = in->map_fd = -1;
+	/* the facts kept since this boot's first start, else found in the BTF and kept */
+	if (keep_dir && stock_btf_key(&key) == 0 && stock_btf_ids_load(keep_dir, &key, &f) == 0) {
+		kept = true;
+		rc = load_with(in, &f, why, n);
+		if (rc == 0 && plausible(in)) {
+			*out = in;
+			return 0;
+		}
+		unload(in);
+		stock_btf_ids_forget(keep_dir);
+	}
+	rc = btf_scan(&f, why, n);
 	if (rc == 0)
-		rc = stock_kernel_inputs_run(in);
+		rc = load_with(in, &f, why, n);
 	if (rc < 0) {
-		if (rc == -ENODATA)
-			snprintf(why, n, "a per-CPU variable was not there");
 		stock_kernel_inputs_free(in);
 		return rc;
 	}
+	if (keep_dir && (kept || stock_btf_key(&key) == 0))
+		(void)stock_btf_ids_store(keep_dir, &key, &f);	/* a hint: a failure costs time only */
 	*out = in;
 	return 0;
 }
@@ -402,10 +540,7 @@ void stock_kernel_inputs_free(struct stock_kernel_inputs *in)
 {
 	if (!in)
 		return;
-	if (in->prog_fd >= 0)
-		close(in->prog_fd);
-	if (in->map_fd >= 0)
-		close(in->map_fd);
+	unload(in);
 	free(in->last);
 	free(in);
 }

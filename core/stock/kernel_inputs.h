@@ -13,8 +13,11 @@
 
 struct stock_kernel_inputs;
 
-/* Load for nr_cpus possible CPUs and run once; on failure why says why in words. */
-int stock_kernel_inputs_load(int nr_cpus, struct stock_kernel_inputs **out, char *why, size_t n);
+/* Load for nr_cpus possible CPUs and run once; on failure why says why in words.
+ * keep_dir (NULL: none) keeps what was found in the kernel's BTF for the next start
+ * of this boot (btf_ids.c). */
+int stock_kernel_inputs_load(int nr_cpus, const char *keep_dir, struct stock_kernel_inputs **out,
+			     char *why, size_t n);
 /* Read every CPU now. */
 int stock_kernel_inputs_run(struct stock_kernel_inputs *in);
 /* cpu at the last run; -ENODATA when not read. */
