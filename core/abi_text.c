@@ -93,8 +93,8 @@ int tp_abi_format_stats(const struct tp_snapshot *snap, char **text, size_t *len
 	out_str(&o, stats_header);
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct tp_cpu *c = &snap->cpus[i];
-		int64_t dom = c->domain >= 0 && (size_t)c->domain < snap->nr_domains ?
-			snap->domains[c->domain].id : TP_NONE;
+		const struct tp_domain *d = tp_snapshot_domain(snap, c);
+		int64_t dom = d ? d->id : TP_NONE;
 
 		out_i64(&o, c->cpu, ' ');
 		out_i64(&o, c->online, ' ');

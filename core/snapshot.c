@@ -90,6 +90,22 @@ int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu)
 	return -1;
 }
 
+const struct tp_domain *tp_snapshot_domain(const struct tp_snapshot *snap, const struct tp_cpu *c)
+{
+	if (!c || c->domain < 0 || (size_t)c->domain >= snap->nr_domains)
+		return NULL;
+	return &snap->domains[c->domain];
+}
+
+int tp_cpu_capped(const struct tp_cpu *c)
+{
+	if (c->max_freq_khz > 0 && c->capped_freq_khz >= 0)
+		return c->capped_freq_khz < c->max_freq_khz;
+	if (c->max_capacity > 0 && c->capped_capacity >= 0)
+		return c->capped_capacity < c->max_capacity;
+	return TP_NONE;
+}
+
 void tp_snapshot_derive(struct tp_snapshot *snap)
 {
 	for (size_t i = 0; i < snap->nr_cpus; i++) {

@@ -114,6 +114,12 @@ static const char *check_ops(const struct tp_backend_ops *ops)
 	return NULL;
 }
 
+size_t tp_backend_kernel_order(const char *const **names)
+{
+	*names = canonical_order;
+	return sizeof(canonical_order) / sizeof(canonical_order[0]);
+}
+
 static int canonical_rank(const char *name)
 {
 	for (size_t i = 0; i < sizeof(canonical_order) / sizeof(canonical_order[0]); i++)

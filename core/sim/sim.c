@@ -14,9 +14,6 @@
 #include "sim/sim.h"
 #include "clock.h"
 
-/* The kernel's order first, then any other plugin in load order. */
-static const char *const known_order[] = { "instant", "pelt", "decay", "none" };
-
 uint64_t tpsim_cpu_max_khz(const struct tp_sim *sim, int cpu)
 {
 	return sim->preset.domains[sim->domain[cpu]].max_khz;
@@ -245,27 +242,14 @@ int tpsim_set_decay(struct tp_sim *sim, uint64_t decay_ms, struct tp_error *err)
 	return switch_state(sim, sim->active, in_force, err);
 }
 
+/* Every plugin, in the loader's order (the kernel's backends first, in its order). */
 static int load_backends(struct tp_sim *sim, const struct tp_plugin_set *plugins,
 			 struct tp_error *err)
 {
 	size_t n = plugins ? tp_plugins_count(plugins) : 0;
 
-	for (size_t k = 0; k < sizeof(known_order) / sizeof(known_order[0]); k++) {
-		const struct tp_backend_ops *ops = tp_plugins_find(plugins, known_order[k]);
-
-		if (ops)
-			sim->backends[sim->nr_backends++].ops = ops;
-	}
-	for (size_t i = 0; i < n && sim->nr_backends < TP_MAX_BACKENDS; i++) {
-		const struct tp_backend_ops *ops = tp_plugins_get(plugins, i);
-		bool seen = false;
-
-		for (size_t j = 0; j < sim->nr_backends; j++)
-			seen |= sim->backends[j].ops == ops ||
-				!strcmp(sim->backends[j].ops->name, ops->name);
-		if (!seen)
-			sim->backends[sim->nr_backends++].ops = ops;
-	}
+	for (size_t i = 0; i < n && sim->nr_backends < TP_MAX_BACKENDS; i++)
+		sim->backends[sim->nr_backends++].ops = tp_plugins_get(plugins, i);
 	if (!sim->nr_backends)
 		return tp_error_set(err, -ENOENT, "the simulator has no backend plugin to run");
 	sim->active = 0;

@@ -665,7 +665,8 @@ static int stock_fixed_backend(struct tp_source *src, const char *name, uint32_t
 static int stock_backends(struct tp_source *src, char names[][TP_NAME_MAX], size_t max,
 			  size_t *count, int *active, int64_t *decay_ms, struct tp_error *err)
 {
-	static const char *const fallback[] = { "instant", "pelt", "decay", "none" };
+	const char *const *fallback;
+	size_t nr_fallback = tp_backend_kernel_order(&fallback);
 	struct stock *s = src->priv;
 	const char *mine = model_backend(s);
 	size_t n = src->plugins ? tp_plugins_count(src->plugins) : 0;
@@ -673,8 +674,7 @@ static int stock_backends(struct tp_source *src, char names[][TP_NAME_MAX], size
 	/* every backend thermpress knows, so that asking for one explains the kernel */
 	*count = 0;
 	*active = -1;
-	for (size_t i = 0; i < (n ? n : sizeof(fallback) / sizeof(fallback[0])) && *count < max;
-	     i++) {
+	for (size_t i = 0; i < (n ? n : nr_fallback) && *count < max; i++) {
 		const char *name = n ? tp_plugins_get(src->plugins, i)->name : fallback[i];
 
 		snprintf(names[*count], TP_NAME_MAX, "%s", name);

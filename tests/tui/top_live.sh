@@ -10,7 +10,9 @@ run_top() {	# run_top ARGS...: start top in the pane's shell
 
 sane_terminal() {	# the shell's terminal has icanon and echo back
 	t send-keys "clear; stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)\$' | tr '\\n' ' '; echo :STTY" Enter
-	wait_for ":STTY" 5 && grep -q "^icanon echo :STTY" "$TMPD/last"
+	# the typed line holds ":STTY" too: wait for the output line itself (a loaded
+	# machine may show the command before its output)
+	wait_re "^-?icanon -?echo :STTY" 5 && grep -q "^icanon echo :STTY" "$TMPD/last"
 }
 
 start_shell 120 40

@@ -131,6 +131,15 @@ void tp_snapshot_init(struct tp_snapshot *snap);
 
 /* Index of cpu in snap->cpus, or -1. */
 int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu);
+/* The domain c belongs to in snap; NULL when it has none (no cpufreq policy). */
+const struct tp_domain *tp_snapshot_domain(const struct tp_snapshot *snap, const struct tp_cpu *c);
+/*
+ * Whether c runs capped: 1 when its frequency limit is below its maximum frequency, 0
+ * when not; on a source that knows no frequencies, the same of its capped capacity
+ * against its maximum capacity; TP_NONE when neither is known.  The one rule show,
+ * top, JSON and the exporter use.
+ */
+int tp_cpu_capped(const struct tp_cpu *c);
 void tp_snapshot_release(struct tp_snapshot *snap);
 
 /* ---- Sources ----------------------------------------------------------- */
@@ -404,6 +413,10 @@ void tp_plugins_free(struct tp_plugin_set *set);
 size_t tp_plugins_count(const struct tp_plugin_set *set);
 const struct tp_backend_ops *tp_plugins_get(const struct tp_plugin_set *set, size_t i);
 const struct tp_backend_ops *tp_plugins_find(const struct tp_plugin_set *set, const char *name);
+/* The backends every thermpress-patched kernel knows, in its order ("instant", "pelt",
+ * "decay", "none"); a plugin set lists these first, in this order, then any other by
+ * name.  *names points to a static array. */
+size_t tp_backend_kernel_order(const char *const **names);
 size_t tp_plugins_warning_count(const struct tp_plugin_set *set);
 const char *tp_plugins_warning(const struct tp_plugin_set *set, size_t i);
 /* The plugin set a source loaded; NULL when none could be loaded. */
