@@ -9,6 +9,8 @@
 
 #include <thermpress/thermpress.h>
 
+#include "backend/state_layout.h"
+
 int tp_avg_init(struct tp_avg *avg, const struct tp_backend_ops *ops, uint32_t decay_ms,
 		uint64_t now_ns, struct tp_error *err)
 {
@@ -30,9 +32,8 @@ int tp_avg_init(struct tp_avg *avg, const struct tp_backend_ops *ops, uint32_t d
 				    "decay period %u ms is out of range for backend %s (%u..%u ms)",
 				    decay_ms, ops->name, ops->decay_min_ms, ops->decay_max_ms);
 	}
-	/* posix_memalign wants a multiple of sizeof(void *); never ask for 0 bytes */
-	align = ops->state_align < sizeof(void *) ? sizeof(void *) : ops->state_align;
-	size = ops->state_size ? ops->state_size : 1;
+	align = tp_backend_state_align(ops);
+	size = tp_backend_state_stride(ops);
 	ret = posix_memalign(&state, align, size);
 	if (ret)
 		return tp_error_set(err, -ret, "cannot allocate %zu bytes of %s state", size,

@@ -21,7 +21,7 @@
 
 #include <thermpress/experiment.h>
 
-
+#include "backend/state_layout.h"
 
 int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugins,
 			     struct tp_replay_backend *out, size_t max, size_t *count,
@@ -386,11 +386,11 @@ static int cpu_start(struct engine *e, struct cpu_runs *c, int cpu, uint64_t p,
 	c->int_last = e->tick0;
 	for (size_t bi = 0; bi < e->nb; bi++) {
 		const struct tp_backend_ops *ops = e->b[bi].ops;
-		size_t align = ops->state_align < sizeof(void *) ? sizeof(void *) : ops->state_align;
-		size_t size = ops->state_size ? ops->state_size : 1;
+		size_t align = tp_backend_state_align(ops);
+		size_t size = tp_backend_state_stride(ops);
 		struct run *r = calloc(1, sizeof(*r));
 
-		if (!r || posix_memalign(&r->state, align, (size + align - 1) / align * align)) {
+		if (!r || posix_memalign(&r->state, align, size)) {
 			free(r);
 			return tp_error_set(err, -ENOMEM, "out of memory for %s state", ops->name);
 		}

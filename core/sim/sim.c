@@ -12,6 +12,7 @@
 
 #include "source.h"
 #include "sim/sim.h"
+#include "backend/state_layout.h"
 #include "clock.h"
 
 uint64_t tpsim_cpu_max_khz(const struct tp_sim *sim, int cpu)
@@ -41,8 +42,8 @@ static int build_avgs(struct tp_sim *sim, size_t b, uint32_t decay_ms, uint64_t 
 		      struct tp_avg **out, struct tp_error *err)
 {
 	const struct tp_backend_ops *ops = sim->backends[b].ops;
-	size_t align = ops->state_align < sizeof(void *) ? sizeof(void *) : ops->state_align;
-	size_t stride = ops->state_size ? (ops->state_size + align - 1) / align * align : align;
+	size_t align = tp_backend_state_align(ops);
+	size_t stride = tp_backend_state_stride(ops);
 	size_t n = (size_t)sim->nr_cpus;
 	uint32_t in_force;
 	struct tp_avg *avgs;
