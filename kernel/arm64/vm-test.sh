@@ -238,14 +238,19 @@ if [ $CPUFREQ_PRESSURE = 1 ] && [ -x /usr/bin/tp-sched-inputs ]; then
 	if awk -v s="$s_ipi" -v n="$n_ipi" -v b="$bound" 'BEGIN { exit !(s - n <= b) }'
 	then ok "cost: show with BPF adds $s_ipi - $n_ipi IPIs per big CPU, at most one libbpf load's $c_ipi - $z_ipi + 1"
 	else bad "cost: show with BPF adds $s_ipi - $n_ipi IPIs per big CPU, more than one libbpf load's $c_ipi - $z_ipi + 1"; fi
-	# the goal is 1.5 x the estimate's wall time; on an idle host under TCG the reader's
-	# fixed cost (reading the kernel's BTF, one verifier pass) came to about 2 x on 6.12
-	# (kernel/README.md): reported against the goal, and checked against 2.5 x, past which
-	# the start cost has regressed towards the libbpf reader's 3 x
+	# the goal: a show with BPF within 1.5 x the estimate's wall time.  The shows after the
+	# first of a boot read the kept BTF facts (btf-ids) and are checked against it, on the
+	# fastest runs of each (the least disturbed on a shared host; the medians are printed
+	# too).  The first show of a boot reads the kernel's BTF (6.12: copied in one bpf(2)
+	# call; 7.3: mapped): one run, reported against the goal and checked against 2.5 x, past
+	# which the start cost has regressed towards the libbpf reader's 3 x.
 	info "cost: show with BPF $s_wall ms, the estimate $n_wall ms: $(awk -v s="$s_wall" -v n="$n_wall" 'BEGIN { printf "%.2f", n ? s / n : 0 }') x (goal 1.5 x); fastest runs $s_wall_min and $n_wall_min ms: $(awk -v s="$s_wall_min" -v n="$n_wall_min" 'BEGIN { printf "%.2f", n ? s / n : 0 }') x"
-	if awk -v s="$s_wall" -v n="$n_wall" 'BEGIN { exit !(s <= 2.5 * n) }'
-	then ok "cost: show with BPF takes $s_wall ms, within 2.5 x the estimate's $n_wall ms"
-	else bad "cost: show with BPF takes $s_wall ms, more than 2.5 x the estimate's $n_wall ms"; fi
+	if awk -v s="$s_wall_min" -v n="$n_wall_min" 'BEGIN { exit !(s <= 1.5 * n) }'
+	then ok "cost: show with BPF takes $s_wall_min ms, within 1.5 x the estimate's $n_wall_min ms (fastest runs)"
+	else bad "cost: show with BPF takes $s_wall_min ms, more than 1.5 x the estimate's $n_wall_min ms (fastest runs)"; fi
+	if awk -v s="$cold_wall" -v n="$n_wall" 'BEGIN { exit !(s <= 2.5 * n) }'
+	then ok "cost: the first show of a boot takes $cold_wall ms, within 2.5 x the estimate's $n_wall ms"
+	else bad "cost: the first show of a boot takes $cold_wall ms, more than 2.5 x the estimate's $n_wall ms"; fi
 fi
 
 # ---- thermpress caps on the stock kernel ------------------------------------------------------
