@@ -5,6 +5,7 @@
  * cost little more than reading it.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,15 +377,233 @@ static int find_or_add_domain(struct tp_snapshot *snap, int id, const char *name
 	return (int)snap->nr_domains++;
 }
 
+/* A stats text being parsed: where, what the header said, and why it was refused. */
+struct stats_parse {
+	struct cursor c;
+	int64_t version, nr_cpus;
+	int colmap[MAX_STATS_COLS];
+	size_t ncols;
+	char what[128];
+};
+
+static int stats_bad(struct stats_parse *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int stats_bad(struct stats_parse *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof(p->what), fmt, ap);
+	va_end(ap);
+	return -EPROTO;
+}
+
+static int stats_bad_line(struct stats_parse *p)
+{
+	return stats_bad(p, "malformed line %u", p->c.line);
+}
+
+/* The rest of a line as a name: backend (or "-") and domain lines. */
+static int stats_name(struct stats_parse *p, const char *value, bool dash, size_t *n)
+{
+	const char *e = memchr(value, '\n', (size_t)(p->c.end - value));
+
+	*n = (size_t)((e ? e : p->c.end) - value);
+	if (*n == 0 || *n >= TP_NAME_MAX)
+		return stats_bad_line(p);
+	if (dash && *n == 1 && value[0] == '-')
+		return 0;
+	if (!e && !dash)
+		return stats_bad_line(p);	/* a domain line ends with a newline */
+	return name_ok(value, *n, dash) ? 0 : stats_bad_line(p);
+}
+
+/* One "key value" line before the column header; unknown keys are allowed within version 1. */
+static int stats_key(struct stats_parse *p, struct tp_snapshot *snap)
+{
+	struct cursor *c = &p->c;
+	const char *value;
+	int64_t v, id;
+	size_t n;
+
+	if (key_is(c, "version", &value)) {
+		c->p = value;
+		if (field_i64(c, &p->version) < 0 || !at_eol(c))
+			return stats_bad_line(p);
+	} else if (key_is(c, "time_ns", &value)) {
+		c->p = value;
+		if (field_u64(c, &snap->time_ns) < 0)
+			return stats_bad_line(p);
+	} else if (key_is(c, "backend", &value)) {
+		if (stats_name(p, value, true, &n) < 0)
+			return -EPROTO;
+		if (!(n == 1 && value[0] == '-')) {
+			memcpy(snap->backend, value, n);
+			snap->backend[n] = '\0';
+		}
+	} else if (key_is(c, "decay_ms", &value)) {
+		c->p = value;
+		if (field_i64(c, &snap->decay_ms) < 0 || !at_eol(c) ||
+		    !in_range(snap->decay_ms, 0, 32768))
+			return stats_bad_line(p);
+	} else if (key_is(c, "hz", &value)) {
+		c->p = value;
+		if (field_i64(c, &v) < 0 || !at_eol(c) || !in_range(v, 1, 100000))
+			return stats_bad_line(p);
+		snap->hz = (int)v;
+	} else if (key_is(c, "nr_cpus", &value)) {
+		c->p = value;
+		if (field_i64(c, &p->nr_cpus) < 0 || p->nr_cpus < 0 || p->nr_cpus > TP_MAX_CPUS ||
+		    !at_eol(c))
+			return stats_bad_line(p);
+	} else if (key_is(c, "domain", &value)) {
+		c->p = value;
+		if (field_i64(c, &id) < 0 || id < 0 || id >= TP_MAX_CPUS || at_eol(c))
+			return stats_bad_line(p);
+		value = c->p;
+		if (stats_name(p, value, false, &n) < 0)
+			return -EPROTO;
+		if (find_or_add_domain(snap, (int)id, value, n) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The key lines up to the column header, which must name the version read here and
+ * nr_cpus. */
+static int stats_keys(struct stats_parse *p, struct tp_snapshot *snap)
+{
+	const char *value;
+	int rc;
+
+	for (;; next_line(&p->c)) {
+		if (p->c.p >= p->c.end)
+			return stats_bad(p, "no column header");
+		if (key_is(&p->c, "cpu", &value))
+			break;
+		rc = stats_key(p, snap);
+		if (rc < 0)
+			return rc;
+	}
+	if (p->version != TP_ABI_VERSION)
+		return stats_bad(p, "interface version %lld is not supported (this thermpress reads version %d)",
+				 (long long)p->version, TP_ABI_VERSION);
+	if (p->nr_cpus == TP_NONE)
+		return stats_bad(p, "no nr_cpus line");
+	return 0;
+}
+
+/* The column header: each known column exactly once, in any order, among unknown ones. */
+static int stats_columns(struct stats_parse *p)
+{
+	struct cursor *c = &p->c;
+	int seen[NR_COLS] = { 0 };
+
+	while (!at_eol(c)) {
+		const char *start = c->p;
+
+		while (c->p < c->end && *c->p != ' ' && *c->p != '\n')
+			c->p++;
+		if (p->ncols == MAX_STATS_COLS)
+			return stats_bad(p, "too many columns");
+		p->colmap[p->ncols] = -1;
+		for (int k = 0; k < NR_COLS; k++) {
+			if ((size_t)(c->p - start) == strlen(col_names[k]) &&
+			    memcmp(start, col_names[k], (size_t)(c->p - start)) == 0) {
+				p->colmap[p->ncols] = k;
+				seen[k]++;
+			}
+		}
+		p->ncols++;
+		if (c->p < c->end && *c->p == ' ')
+			c->p++;
+	}
+	for (int k = 0; k < NR_COLS; k++)
+		if (seen[k] != 1)
+			return stats_bad(p, "column %s %s", col_names[k], seen[k] ? "repeated" : "missing");
+	next_line(c);
+	return 0;
+}
+
+/* One CPU line's values by column, each in its range. */
+static int stats_values(struct stats_parse *p, const struct tp_snapshot *snap, int64_t i,
+			int64_t vals[NR_COLS])
+{
+	/* capacities 1..1024, pressures 0..1024, frequencies >= 1 kHz */
+	static const int64_t lo[NR_COLS] = { [COL_MAXCAP] = 1, [COL_MAXF] = 1, [COL_CAPF] = 1,
+					     [COL_CAP] = 1 };
+	int64_t v;
+
+	for (size_t k = 0; k < p->ncols; k++) {
+		if (at_eol(&p->c) || field_i64(&p->c, &v) < 0)
+			return stats_bad_line(p);
+		if (p->colmap[k] >= 0)
+			vals[p->colmap[k]] = v;
+	}
+	if (!at_eol(&p->c))
+		return stats_bad_line(p);
+	if (vals[COL_CPU] < 0 || vals[COL_CPU] >= TP_MAX_CPUS ||
+	    (i > 0 && vals[COL_CPU] <= snap->cpus[i - 1].cpu) ||
+	    (vals[COL_ONLINE] != 0 && vals[COL_ONLINE] != 1 && vals[COL_ONLINE] != TP_NONE))
+		return stats_bad_line(p);
+	for (int k = COL_MAXCAP; k <= COL_CAP; k++) {
+		int64_t hi = k == COL_MAXF || k == COL_CAPF ? INT64_MAX : TP_CAPACITY_SCALE;
+
+		if (!in_range(vals[k], lo[k], hi))
+			return stats_bad(p, "line %u: %s %lld is out of %lld..%lld", p->c.line,
+					 col_names[k], (long long)vals[k], (long long)lo[k], (long long)hi);
+	}
+	if (vals[COL_DOMAIN] >= TP_MAX_CPUS)
+		return stats_bad_line(p);
+	return 0;
+}
+
+/* CPU line i into snap->cpus[i]. */
+static int stats_cpu(struct stats_parse *p, struct tp_snapshot *snap, int64_t i)
+{
+	struct tp_cpu *cpu = &snap->cpus[i];
+	int64_t vals[NR_COLS];
+	int rc;
+
+	if (p->c.p >= p->c.end)
+		return stats_bad(p, "%lld cpu lines, expected %lld", (long long)i,
+				 (long long)p->nr_cpus);
+	rc = stats_values(p, snap, i, vals);
+	if (rc < 0)
+		return rc;
+	cpu->cpu = (int)vals[COL_CPU];
+	cpu->online = (int)vals[COL_ONLINE];
+	cpu->domain = TP_NONE;
+	if (vals[COL_DOMAIN] >= 0) {
+		/* neighbours usually share a domain: skip the search then */
+		if (i > 0 && snap->cpus[i - 1].domain >= 0 &&
+		    snap->domains[snap->cpus[i - 1].domain].id == vals[COL_DOMAIN])
+			cpu->domain = snap->cpus[i - 1].domain;
+		else
+			cpu->domain = find_or_add_domain(snap, (int)vals[COL_DOMAIN], NULL, 0);
+		if (cpu->domain < 0)
+			return -ENOMEM;
+	}
+	cpu->max_capacity = vals[COL_MAXCAP];
+	cpu->max_freq_khz = vals[COL_MAXF];
+	cpu->min_freq_khz = TP_NONE;	/* the interface does not give it */
+	cpu->capped_freq_khz = vals[COL_CAPF];
+	cpu->capped_capacity = TP_NONE;
+	cpu->pressure = vals[COL_P];
+	cpu->avg_pressure = vals[COL_AVG];
+	cpu->capacity = vals[COL_CAP];
+	cpu->avg_estimated = false;
+	snap->nr_cpus = (size_t)i + 1;
+	return 0;
+}
+
 int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 		       struct tp_error *err)
 {
-	struct cursor c = { text, text + len, 1 };
-	int64_t version = TP_NONE, nr_cpus = TP_NONE, v;
-	int colmap[MAX_STATS_COLS];
-	size_t ncols = 0;
-	const char *value;
-	char what[128];
+	struct stats_parse p = { .c = { text, text + len, 1 }, .version = TP_NONE,
+				 .nr_cpus = TP_NONE };
+	int rc;
 
 	snap->nr_cpus = 0;
 	snap->nr_domains = 0;
@@ -392,183 +611,19 @@ int tp_abi_parse_stats(const char *text, size_t len, struct tp_snapshot *snap,
 	snap->decay_ms = TP_NONE;
 	snap->hz = TP_NONE;
 	snap->time_ns = 0;
-
-	/* key value lines up to the column header */
-	for (;; next_line(&c)) {
-		if (c.p >= c.end) {
-			snprintf(what, sizeof(what), "no column header");
-			goto bad;
-		}
-		if (key_is(&c, "cpu", &value))
-			break;
-		if (key_is(&c, "version", &value)) {
-			c.p = value;
-			if (field_i64(&c, &version) < 0 || !at_eol(&c))
-				goto bad_value;
-		} else if (key_is(&c, "time_ns", &value)) {
-			c.p = value;
-			if (field_u64(&c, &snap->time_ns) < 0)
-				goto bad_value;
-		} else if (key_is(&c, "backend", &value)) {
-			const char *e = memchr(value, '\n', (size_t)(c.end - value));
-			size_t n = (size_t)((e ? e : c.end) - value);
-
-			if (n == 0 || n >= TP_NAME_MAX)
-				goto bad_value;
-			if (!(n == 1 && value[0] == '-')) {
-				if (!name_ok(value, n, true))
-					goto bad_value;
-				memcpy(snap->backend, value, n);
-				snap->backend[n] = '\0';
-			}
-		} else if (key_is(&c, "decay_ms", &value)) {
-			c.p = value;
-			if (field_i64(&c, &snap->decay_ms) < 0 || !at_eol(&c) ||
-			    !in_range(snap->decay_ms, 0, 32768))
-				goto bad_value;
-		} else if (key_is(&c, "hz", &value)) {
-			c.p = value;
-			if (field_i64(&c, &v) < 0 || !at_eol(&c) || !in_range(v, 1, 100000))
-				goto bad_value;
-			snap->hz = (int)v;
-		} else if (key_is(&c, "nr_cpus", &value)) {
-			c.p = value;
-			if (field_i64(&c, &nr_cpus) < 0 || nr_cpus < 0 || nr_cpus > TP_MAX_CPUS ||
-			    !at_eol(&c))
-				goto bad_value;
-		} else if (key_is(&c, "domain", &value)) {
-			int64_t id;
-			const char *name, *e;
-
-			c.p = value;
-			if (field_i64(&c, &id) < 0 || id < 0 || id >= TP_MAX_CPUS || at_eol(&c))
-				goto bad_value;
-			name = c.p;
-			e = memchr(name, '\n', (size_t)(c.end - name));
-			if (!e || e == name || e - name >= TP_NAME_MAX || !name_ok(name, (size_t)(e - name), false))
-				goto bad_value;
-			if (find_or_add_domain(snap, (int)id, name, (size_t)(e - name)) < 0)
-				goto nomem;
-		}
-		/* unknown keys are allowed within version 1 */
-	}
-	if (version != TP_ABI_VERSION)
-		return tp_error_set(err, -EPROTO,
-			"stats: interface version %lld is not supported (this thermpress reads version %d)",
-			(long long)version, TP_ABI_VERSION);
-	if (nr_cpus == TP_NONE) {
-		snprintf(what, sizeof(what), "no nr_cpus line");
-		goto bad;
-	}
-
-	/* the column header */
-	{
-		int seen[NR_COLS] = { 0 };
-
-		while (!at_eol(&c)) {
-			const char *start = c.p;
-
-			while (c.p < c.end && *c.p != ' ' && *c.p != '\n')
-				c.p++;
-			if (ncols == MAX_STATS_COLS) {
-				snprintf(what, sizeof(what), "too many columns");
-				goto bad;
-			}
-			colmap[ncols] = -1;
-			for (int k = 0; k < NR_COLS; k++) {
-				if ((size_t)(c.p - start) == strlen(col_names[k]) &&
-				    memcmp(start, col_names[k], (size_t)(c.p - start)) == 0) {
-					colmap[ncols] = k;
-					seen[k]++;
-				}
-			}
-			ncols++;
-			if (c.p < c.end && *c.p == ' ')
-				c.p++;
-		}
-		for (int k = 0; k < NR_COLS; k++) {
-			if (seen[k] != 1) {
-				snprintf(what, sizeof(what), "column %s %s", col_names[k],
-					 seen[k] ? "repeated" : "missing");
-				goto bad;
-			}
-		}
-		next_line(&c);
-	}
-
-	if (tp_snapshot_reserve(snap, (size_t)nr_cpus, 0) < 0)
-		goto nomem;
-	for (int64_t i = 0; i < nr_cpus; i++, next_line(&c)) {
-		struct tp_cpu *cpu = &snap->cpus[i];
-		int64_t vals[NR_COLS];
-
-		if (c.p >= c.end) {
-			snprintf(what, sizeof(what), "%lld cpu lines, expected %lld", (long long)i,
-				 (long long)nr_cpus);
-			goto bad;
-		}
-		for (size_t k = 0; k < ncols; k++) {
-			if (at_eol(&c) || field_i64(&c, &v) < 0)
-				goto bad_value;
-			if (colmap[k] >= 0)
-				vals[colmap[k]] = v;
-		}
-		if (!at_eol(&c))
-			goto bad_value;
-		if (vals[COL_CPU] < 0 || vals[COL_CPU] >= TP_MAX_CPUS ||
-		    (i > 0 && vals[COL_CPU] <= snap->cpus[i - 1].cpu) ||
-		    (vals[COL_ONLINE] != 0 && vals[COL_ONLINE] != 1 && vals[COL_ONLINE] != TP_NONE))
-			goto bad_value;
-		for (int k = COL_MAXCAP; k <= COL_CAP; k++) {
-			/* capacities 1..1024, pressures 0..1024, frequencies >= 1 kHz */
-			static const int64_t lo[NR_COLS] = { [COL_MAXCAP] = 1, [COL_MAXF] = 1,
-				[COL_CAPF] = 1, [COL_CAP] = 1 };
-			int64_t hi = k == COL_MAXF || k == COL_CAPF ? INT64_MAX : TP_CAPACITY_SCALE;
-
-			if (!in_range(vals[k], lo[k], hi)) {
-				snprintf(what, sizeof(what), "line %u: %s %lld is out of %lld..%lld", c.line,
-					 col_names[k], (long long)vals[k], (long long)lo[k], (long long)hi);
-				goto bad;
-			}
-		}
-		cpu->cpu = (int)vals[COL_CPU];
-		cpu->online = (int)vals[COL_ONLINE];
-		cpu->domain = TP_NONE;
-		if (vals[COL_DOMAIN] >= 0) {
-			if (vals[COL_DOMAIN] >= TP_MAX_CPUS)
-				goto bad_value;
-			/* neighbours usually share a domain: skip the search then */
-			if (i > 0 && snap->cpus[i - 1].domain >= 0 &&
-			    snap->domains[snap->cpus[i - 1].domain].id == vals[COL_DOMAIN])
-				cpu->domain = snap->cpus[i - 1].domain;
-			else
-				cpu->domain = find_or_add_domain(snap, (int)vals[COL_DOMAIN], NULL, 0);
-			if (cpu->domain < 0)
-				goto nomem;
-		}
-		cpu->max_capacity = vals[COL_MAXCAP];
-		cpu->max_freq_khz = vals[COL_MAXF];
-		cpu->min_freq_khz = TP_NONE;	/* the interface does not give it */
-		cpu->capped_freq_khz = vals[COL_CAPF];
-		cpu->capped_capacity = TP_NONE;
-		cpu->pressure = vals[COL_P];
-		cpu->avg_pressure = vals[COL_AVG];
-		cpu->capacity = vals[COL_CAP];
-		cpu->avg_estimated = false;
-		snap->nr_cpus = (size_t)i + 1;
-	}
-	if (c.p < c.end) {
-		snprintf(what, sizeof(what), "more cpu lines than nr_cpus %lld", (long long)nr_cpus);
-		goto bad;
-	}
-	return 0;
-
-bad_value:
-	snprintf(what, sizeof(what), "malformed line %u", c.line);
-bad:
+	rc = stats_keys(&p, snap);
+	if (rc == 0)
+		rc = stats_columns(&p);
+	if (rc == 0 && tp_snapshot_reserve(snap, (size_t)p.nr_cpus, 0) < 0)
+		rc = -ENOMEM;
+	for (int64_t i = 0; rc == 0 && i < p.nr_cpus; i++, next_line(&p.c))
+		rc = stats_cpu(&p, snap, i);
+	if (rc == 0 && p.c.p < p.c.end)
+		rc = stats_bad(&p, "more cpu lines than nr_cpus %lld", (long long)p.nr_cpus);
+	if (rc == 0)
+		return 0;
 	snap->nr_cpus = 0;
-	return tp_error_set(err, -EPROTO, "stats: %s", what);
-nomem:
-	snap->nr_cpus = 0;
-	return tp_error_set(err, -ENOMEM, "stats: out of memory");
+	if (rc == -ENOMEM)
+		return tp_error_set(err, -ENOMEM, "stats: out of memory");
+	return tp_error_set(err, -EPROTO, "stats: %s", p.what);
 }
