@@ -489,18 +489,13 @@ static void set_start(struct engine *e, const struct tp_trace_meta *meta, uint64
 	e->tick0 = (f + e->period - 1) / e->period * e->period;
 }
 
-int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
-		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
-		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
-		     struct tp_replay_summary *sums, struct tp_error *err)
+/* The tick rate a replay runs at, and that the trace fits its limits; -errno with why. */
+static int replay_hz(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     size_t nb, const struct tp_replay_options *opts, int *out,
+		     struct tp_error *err)
 {
-	struct engine *e = NULL;
-	struct tp_trace_row row;
-	FILE *spool = NULL;
-	double p_int = 0;
-	uint64_t nticks, first = 0;
-	size_t nrows = 0;
-	int hz, rc = 0;
+	uint64_t nticks;
+	int hz;
 
 	if (span && !span->rows)
 		return tp_error_set(err, -ENODATA, "the trace has no samples to replay");
@@ -515,10 +510,19 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 				    "per CPU, more than the limit of %llu",
 				    (double)(span->last_ns - span->first_ns) / 1e9, nticks, hz,
 				    (unsigned long long)TP_REPLAY_MAX_TICKS);
-	e = calloc(1, sizeof(*e));
+	*out = hz;
+	return 0;
+}
+
+static struct engine *engine_new(const struct tp_trace_meta *meta,
+				 const struct tp_trace_span *span, const struct tp_replay_backend *b,
+				 size_t nb, int hz)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+
 	if (!e || !(e->cpus = calloc(TP_MAX_CPUS, sizeof(*e->cpus)))) {
 		free(e);
-		return tp_error_set(err, -ENOMEM, "out of memory for a replay");
+		return NULL;
 	}
 	e->b = b;
 	e->nb = nb;
@@ -530,6 +534,151 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 		e->compare[bi] = meta->state_start_ns != TP_NONE && meta->first_tick_ns != TP_NONE &&
 				 meta->hz == hz && backend_matches(&b[bi], meta->backend,
 								    meta->decay_ms);
+	return e;
+}
+
+static void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+		struct cpu_runs *c = &e->cpus[cpu];
+
+		if (!c->runs)
+			continue;
+		for (size_t bi = 0; bi < e->nb; bi++)
+			if (c->runs[bi]) {
+				free(c->runs[bi]->state);
+				free(c->runs[bi]);
+			}
+		free(c->runs);
+	}
+	free(e->cpus);
+	free(e);
+}
+
+/* Without a span, the span is learned on the way: the state starts at the first row,
+ * and a row earlier than it (unless the trace says when its state starts) needs the
+ * span first.  0, or -errno. */
+static int learn_span(struct engine *e, const struct tp_trace_meta *meta,
+		      const struct tp_trace_row *row, size_t nrows, uint64_t *first, int hz,
+		      struct tp_error *err)
+{
+	if (!nrows)
+		set_start(e, meta, row->time_ns, row->time_ns);
+	else if (row->time_ns < *first && meta->state_start_ns == TP_NONE)
+		return tp_error_set(err, -EAGAIN, "a row is earlier than the first: "
+				    "the span is needed first");
+	if (row->time_ns < *first)
+		*first = row->time_ns;
+	if (row->time_ns > e->end)
+		e->end = row->time_ns;
+	if (row->time_ns >= e->tick0 && (row->time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS)
+		return tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from "
+				    "its first tick, more than the limit of %llu ticks "
+				    "per CPU at %d Hz", (double)(row->time_ns - e->tick0) / 1e9,
+				    (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
+	return 0;
+}
+
+/* Every row into the engine, then every CPU to the end; the pressure integral in *p_int. */
+static int feed_all(struct engine *e, const struct tp_trace_meta *meta,
+		    const struct tp_trace_span *span, tp_replay_next_fn next, void *src, int hz,
+		    double *p_int, struct tp_error *err)
+{
+	struct tp_trace_row row;
+	uint64_t first = 0;
+	size_t nrows = 0;
+	int rc;
+
+	while ((rc = next(src, &row, err)) == 1) {
+		struct cpu_runs *c = &e->cpus[row.cpu];
+
+		if (!span && (rc = learn_span(e, meta, &row, nrows, &first, hz, err)) < 0)
+			return rc;
+		if (!nrows++)
+			first = row.time_ns;
+		if (!c->runs && (rc = cpu_start(e, c, row.cpu, (uint64_t)row.pressure, err)))
+			return rc;
+		feed_row(e, c, &row);
+	}
+	if (rc < 0)
+		return rc;
+	if (!nrows)
+		return tp_error_set(err, -ENODATA, "the trace has no samples to replay");
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++)
+		if (e->cpus[cpu].runs) {
+			cpu_finish(e, &e->cpus[cpu]);
+			*p_int += (double)e->cpus[cpu].p_int;
+		}
+	if (e->io_error)
+		return tp_error_set(err, -e->io_error, "cannot spool the replay's output: %s",
+				    strerror(e->io_error));
+	return 0;
+}
+
+/* Backend bi's summary, the CPUs in order: the first mismatch is that of the lowest CPU. */
+static void summarize(const struct engine *e, size_t bi, double p_int,
+		      struct tp_replay_summary *s)
+{
+	unsigned __int128 cap = 0;
+	uint64_t t50 = 0, t90 = 0, mad = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->exact = e->compare[bi] ? 1 : -1;
+	s->mismatch_cpu = TP_NONE;
+	s->pressure_s = p_int / 1e9;
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+		const struct run *r = e->cpus[cpu].runs ? e->cpus[cpu].runs[bi] : NULL;
+
+		if (!r)
+			continue;
+		s->updates += r->updates;
+		s->ticks += r->ticks;
+		mad += r->mad;
+		s->steps += r->steps;
+		s->reached50 += r->reached50;
+		s->reached90 += r->reached90;
+		t50 += r->t50_ns;
+		t90 += r->t90_ns;
+		if ((double)r->t50_max_ns / 1e6 > s->t50_max_ms)
+			s->t50_max_ms = (double)r->t50_max_ns / 1e6;
+		if ((double)r->t90_max_ns / 1e6 > s->t90_max_ms)
+			s->t90_max_ms = (double)r->t90_max_ns / 1e6;
+		cap += r->cap;
+		s->compared += r->compared;
+		if (r->mismatch && s->exact == 1) {
+			s->exact = 0;
+			s->mismatch_time_ns = r->mm_time;
+			s->mismatch_cpu = cpu;
+			s->mismatch_recorded = r->mm_recorded;
+			s->mismatch_replayed = r->mm_replayed;
+		}
+	}
+	s->mad = s->ticks ? (double)mad / (double)s->ticks : 0;
+	s->t50_ms = s->reached50 ? (double)t50 / 1e6 / (double)s->reached50 : 0;
+	s->t90_ms = s->reached90 ? (double)t90 / 1e6 / (double)s->reached90 : 0;
+	s->capacity_s_lost = (double)cap / 1e9;
+	if (s->exact == 1 && !s->compared)
+		s->exact = -1;
+}
+
+int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
+		     struct tp_replay_summary *sums, struct tp_error *err)
+{
+	struct engine *e;
+	FILE *spool = NULL;
+	double p_int = 0;
+	int hz = 0, rc;
+
+	rc = replay_hz(meta, span, nb, opts, &hz, err);
+	if (rc < 0)
+		return rc;
+	e = engine_new(meta, span, b, nb, hz);
+	if (!e)
+		return tp_error_set(err, -ENOMEM, "out of memory for a replay");
 	if (fn) {
 		spool = tmpfile();
 		if (!spool) {
@@ -539,101 +688,11 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 		}
 		e->spool_fd = fileno(spool);
 	}
-
-	while ((rc = next(src, &row, err)) == 1) {
-		struct cpu_runs *c = &e->cpus[row.cpu];
-
-		if (!span) {
-			/* learning the span on the way: the state starts at the first row */
-			if (!nrows)
-				set_start(e, meta, row.time_ns, row.time_ns);
-			else if (row.time_ns < first && meta->state_start_ns == TP_NONE) {
-				rc = tp_error_set(err, -EAGAIN, "a row is earlier than the first: "
-						  "the span is needed first");
-				goto done;
-			}
-			if (row.time_ns < first)
-				first = row.time_ns;
-			if (row.time_ns > e->end)
-				e->end = row.time_ns;
-			if (row.time_ns >= e->tick0 &&
-			    (row.time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS) {
-				rc = tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from "
-						  "its first tick, more than the limit of %llu ticks "
-						  "per CPU at %d Hz",
-						  (double)(row.time_ns - e->tick0) / 1e9,
-						  (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
-				goto done;
-			}
-		}
-		if (!nrows++)
-			first = row.time_ns;
-
-		if (!c->runs && (rc = cpu_start(e, c, row.cpu, (uint64_t)row.pressure, err)))
-			goto done;
-		feed_row(e, c, &row);
-	}
+	rc = feed_all(e, meta, span, next, src, hz, &p_int, err);
 	if (rc < 0)
 		goto done;
-	if (!nrows) {
-		rc = tp_error_set(err, -ENODATA, "the trace has no samples to replay");
-		goto done;
-	}
-	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++)
-		if (e->cpus[cpu].runs) {
-			cpu_finish(e, &e->cpus[cpu]);
-			p_int += (double)e->cpus[cpu].p_int;
-		}
-	if (e->io_error) {
-		rc = tp_error_set(err, -e->io_error, "cannot spool the replay's output: %s",
-				  strerror(e->io_error));
-		goto done;
-	}
-
-	/* per backend, the CPUs in order: the first mismatch is that of the lowest CPU */
-	for (size_t bi = 0; bi < nb; bi++) {
-		struct tp_replay_summary *s = &sums[bi];
-		unsigned __int128 cap = 0;
-		uint64_t t50 = 0, t90 = 0, mad = 0;
-
-		memset(s, 0, sizeof(*s));
-		s->exact = e->compare[bi] ? 1 : -1;
-		s->mismatch_cpu = TP_NONE;
-		s->pressure_s = p_int / 1e9;
-		for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
-			const struct run *r = e->cpus[cpu].runs ? e->cpus[cpu].runs[bi] : NULL;
-
-			if (!r)
-				continue;
-			s->updates += r->updates;
-			s->ticks += r->ticks;
-			mad += r->mad;
-			s->steps += r->steps;
-			s->reached50 += r->reached50;
-			s->reached90 += r->reached90;
-			t50 += r->t50_ns;
-			t90 += r->t90_ns;
-			if ((double)r->t50_max_ns / 1e6 > s->t50_max_ms)
-				s->t50_max_ms = (double)r->t50_max_ns / 1e6;
-			if ((double)r->t90_max_ns / 1e6 > s->t90_max_ms)
-				s->t90_max_ms = (double)r->t90_max_ns / 1e6;
-			cap += r->cap;
-			s->compared += r->compared;
-			if (r->mismatch && s->exact == 1) {
-				s->exact = 0;
-				s->mismatch_time_ns = r->mm_time;
-				s->mismatch_cpu = cpu;
-				s->mismatch_recorded = r->mm_recorded;
-				s->mismatch_replayed = r->mm_replayed;
-			}
-		}
-		s->mad = s->ticks ? (double)mad / (double)s->ticks : 0;
-		s->t50_ms = s->reached50 ? (double)t50 / 1e6 / (double)s->reached50 : 0;
-		s->t90_ms = s->reached90 ? (double)t90 / 1e6 / (double)s->reached90 : 0;
-		s->capacity_s_lost = (double)cap / 1e9;
-		if (s->exact == 1 && !s->compared)
-			s->exact = -1;
-	}
+	for (size_t bi = 0; bi < nb; bi++)
+		summarize(e, bi, p_int, &sums[bi]);
 	if (fn) {
 		rc = drain(e, fn, arg);
 		if (rc) {
@@ -643,22 +702,7 @@ int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_spa
 		}
 	}
 done:
-	if (e) {
-		for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
-			struct cpu_runs *c = &e->cpus[cpu];
-
-			if (!c->runs)
-				continue;
-			for (size_t bi = 0; bi < nb; bi++)
-				if (c->runs[bi]) {
-					free(c->runs[bi]->state);
-					free(c->runs[bi]);
-				}
-			free(c->runs);
-		}
-		free(e->cpus);
-		free(e);
-	}
+	engine_free(e);
 	if (spool)
 		fclose(spool);
 	return rc;
