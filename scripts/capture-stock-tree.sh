@@ -190,5 +190,15 @@ for events in sys/kernel/tracing/events sys/kernel/debug/tracing/events; do
 done
 [ -n "$traced" ] || note "absent tracefs events (sys/kernel/tracing/events, sys/kernel/debug/tracing/events: not mounted or not readable)"
 
+# git keeps no empty directory, and an empty one says something here (an events directory
+# without the events thermpress looks for: "absent", not "unknown"): a committed tree keeps it
+# with an empty .keep file
+for d in $(cd "$out" && find . -type d | sort); do
+	if [ -z "$(ls -A "$out/$d")" ]; then
+		: >"$out/$d/.keep"
+		note "marked ${d#./} (an empty directory) with .keep"
+	fi
+done
+
 note "left out: hostname, environment, BTF, every proc/cmdline option but sched_thermal_decay_shift=, the builder in proc/version"
 echo "capture-stock-tree.sh: $out: $(grep -c '^copied' "$manifest") files and directories from ${from:-/} (MANIFEST lists them)"

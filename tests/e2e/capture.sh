@@ -59,6 +59,20 @@ assert_eq "$(cat "$tmp/deb-capture/proc/cmdline")" "sched_thermal_decay_shift=1"
 assert_eq "$(view "$tmp/deb-capture" --json show status)" "$(view "$tmp/deb" --json show status)" \
 	"Debian tree: the same status"
 
+# an events directory without the events thermpress looks for survives a commit (git keeps no
+# empty directory): marked with .keep, so the tree still says "absent", not "unknown"
+mkdir -p "$tmp/noev/proc/sys/kernel" "$tmp/noev/sys/kernel/tracing/events"
+cp -a "$FIX/arm64-biglittle-6.1/sys/devices" "$tmp/noev/sys/"
+cp "$FIX/arm64-biglittle-6.1/proc/sys/kernel/osrelease" "$tmp/noev/proc/sys/kernel/"
+run ${shells[0]} "$CAPTURE" --from "$tmp/noev" "$tmp/noev-capture"
+assert_rc 0 "a tree with an empty events directory captured"
+[ -f "$tmp/noev-capture/sys/kernel/tracing/events/.keep" ] && pass "the empty events directory keeps a .keep" ||
+	fail "no .keep in the empty events directory"
+assert_contains "$(cat "$tmp/noev-capture/MANIFEST")" "marked sys/kernel/tracing/events (an empty directory) with .keep" \
+	"MANIFEST: says it marked it"
+assert_contains "$(view "$tmp/noev-capture" show status)" "thermal_pressure_update absent" \
+	"the marked events directory: the event is absent, not unknown"
+
 # a directory in use is refused, and so is a missing root
 run bash "$CAPTURE" --from "$FIX/arm64-board-6.12" "$tmp/deb"
 assert_rc 2 "a non-empty OUTDIR is refused"
