@@ -80,7 +80,7 @@ done
 
 # ---- backend switching with b
 t send-keys b
-check "backend menu" wait_for "backend: instant [pelt] decay" 5
+check "backend menu, with its digit shortcuts" wait_for "backend: 1 instant  2 [pelt]  3 decay" 5
 t send-keys Right Enter
 check "backend decay applied" wait_for "backend decay   decay 250 ms" 5
 check "status says so" grep -q "^backend decay" "$TMPD/last"
