@@ -134,6 +134,21 @@ static void dot_line(struct dots *d, int sc, int from, int to, enum role r, uint
 	}
 }
 
+/*
+ * Where a curve's dots start at a sample at dot row r: joined from the previous sample's row
+ * unless the curve turns back there (it went up to prev and comes down, or the reverse), so
+ * that a value alternating at every sample is drawn as its two levels, not as a solid slab
+ * between them; steps, ramps and a spike's rise stay joined.  -1: not joined.
+ */
+static int join_from(int prev2, int prev, int r)
+{
+	if (prev < 0)
+		return -1;
+	if (prev2 >= 0 && ((prev < prev2 && r > prev) || (prev > prev2 && r < prev)))
+		return -1;
+	return prev;
+}
+
 static int dot_row(int64_t v, int64_t scale, int dots)
 {
 	return row_of(v, scale, dots);
@@ -150,7 +165,8 @@ static void braille_draw(struct canvas *cv, const struct model *m, int y0, int r
 {
 	static struct dots d;	/* 64 KiB, not on the stack; no allocation per frame */
 	int ndots, subcols;
-	int prev_p = -1, prev_a = -1, prev_sh[MAX_SHADOWS];
+	int prev_p = -1, prev2_p = -1, prev_a = -1, prev2_a = -1;
+	int prev_sh[MAX_SHADOWS], prev2_sh[MAX_SHADOWS];
 
 	if (rows > BRAILLE_MAX_ROWS)
 		rows = BRAILLE_MAX_ROWS;
@@ -163,7 +179,7 @@ static void braille_draw(struct canvas *cv, const struct model *m, int y0, int r
 		memset(d.prio[y], 0, (size_t)width);
 	}
 	for (size_t k = 0; k < MAX_SHADOWS; k++)
-		prev_sh[k] = -1;
+		prev_sh[k] = prev2_sh[k] = -1;
 	for (int sc = 0; sc < subcols; sc++) {
 		long s = (long)m->len - subcols + sc;
 		size_t ring;
@@ -176,25 +192,29 @@ static void braille_draw(struct canvas *cv, const struct model *m, int y0, int r
 			int32_t v = m->sh[k].out[ring];
 			int r = v >= 0 ? dot_row(v, scale, ndots) : -1;
 			if (r >= 0)
-				dot_line(&d, sc, prev_sh[k], r, (enum role)(R_SHADOW0 + k),
-					 (uint8_t)(MAX_SHADOWS - k));
+				dot_line(&d, sc, join_from(prev2_sh[k], prev_sh[k], r),
+					 r, (enum role)(R_SHADOW0 + k), (uint8_t)(MAX_SHADOWS - k));
+			prev2_sh[k] = r >= 0 ? prev_sh[k] : -1;
 			prev_sh[k] = r;
 		}
 		p = model_sel_pres(m, (size_t)s);
 		a = model_sel_avg(m, (size_t)s);
 		if (p >= 0) {
 			int r = dot_row(p, scale, ndots);
-			dot_line(&d, sc, prev_p, r, R_P_INST, MAX_SHADOWS + 1);
+			dot_line(&d, sc, join_from(prev2_p, prev_p, r), r, R_P_INST,
+				 MAX_SHADOWS + 1);
+			prev2_p = prev_p;
 			prev_p = r;
 		} else {
-			prev_p = -1;
+			prev2_p = prev_p = -1;
 		}
 		if (a >= 0) {
 			int r = dot_row(a, scale, ndots);
-			dot_line(&d, sc, prev_a, r, R_P_AVG, MAX_SHADOWS + 2);
+			dot_line(&d, sc, join_from(prev2_a, prev_a, r), r, R_P_AVG, MAX_SHADOWS + 2);
+			prev2_a = prev_a;
 			prev_a = r;
 		} else {
-			prev_a = -1;
+			prev2_a = prev_a = -1;
 		}
 	}
 	/* each row as runs of one role */

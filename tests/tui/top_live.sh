@@ -151,7 +151,7 @@ check "vanished: message" wait_for "retrying every 100 ms" 5
 check "vanished: names the file" grep -q "cannot open .*stats" "$TMPD/last"
 mv "$TMPD/fx/gone" "$TMPD/fx/sys"
 check "came back: message gone" wait_gone "retrying every" 5
-check "came back: rows again" bash -c "[[ \"\$1\" =~ 777\ +1181/2362 ]]" _ "$(row 2)"
+check "came back: rows again" wait_re "   2 .* 777 +1181/2362 " 5
 t send-keys q
 check "q after the fixture" wait_for "EXITED=0" 5
 
