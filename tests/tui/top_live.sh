@@ -114,6 +114,9 @@ check "resumed" wait_gone "PAUSED" 5
 # ---- help
 t send-keys "?"
 check "help shown" wait_for "double / halve the decay period" 5
+check "help lists h/j/k/l" grep -qE "up/down k/j .*left/right h/l" "$TMPD/last"
+check "help lists f (follow) and y (the plot's scale)" \
+	bash -c 'grep -qE "^ +f +follow the most pressured" "$1" && grep -qE "^ +y +plot: y axis" "$1"' _ "$TMPD/last"
 t send-keys Escape
 check "help closed" wait_gone "double / halve the decay period" 5
 
