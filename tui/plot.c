@@ -75,6 +75,20 @@ static void title(struct canvas *cv, const struct model *m, int y)
 	cv_fields(cv, y, 0, cv->w - 1, f, n);
 }
 
+/*
+ * The selection's pressure and average at each shown sample, computed once a frame (a
+ * cluster's mean sums all its CPUs: the scale, and the curves, read them from here).
+ */
+static int64_t sel_p[HIST_LEN], sel_a[HIST_LEN];
+
+static void sel_values(const struct model *m, size_t shown)
+{
+	for (size_t s = m->len > shown ? m->len - shown : 0; s < m->len; s++) {
+		sel_p[s] = model_sel_pres(m, s);
+		sel_a[s] = model_sel_avg(m, s);
+	}
+}
+
 /* One sample per column, one glyph per curve (the drawing without UTF-8). */
 static void cells(struct canvas *cv, const struct model *m, int y0, int rows, int width,
 		  int64_t scale)
@@ -94,8 +108,8 @@ static void cells(struct canvas *cv, const struct model *m, int y0, int rows, in
 				cv_put(cv, y0 + row_of(v, scale, rows), AXIS_W + col,
 				       (enum role)(R_SHADOW0 + k), gl);
 		}
-		p = model_sel_pres(m, (size_t)s);
-		a = model_sel_avg(m, (size_t)s);
+		p = sel_p[s];
+		a = sel_a[s];
 		if (p >= 0)
 			cv_put(cv, y0 + row_of(p, scale, rows), AXIS_W + col, R_P_INST, cv->g->p_inst);
 		if (a >= 0)
@@ -197,8 +211,8 @@ static void braille_draw(struct canvas *cv, const struct model *m, int y0, int r
 			prev2_sh[k] = r >= 0 ? prev_sh[k] : -1;
 			prev_sh[k] = r;
 		}
-		p = model_sel_pres(m, (size_t)s);
-		a = model_sel_avg(m, (size_t)s);
+		p = sel_p[s];
+		a = sel_a[s];
 		if (p >= 0) {
 			int r = dot_row(p, scale, ndots);
 			dot_line(&d, sc, join_from(prev2_p, prev_p, r), r, R_P_INST,
@@ -258,7 +272,7 @@ static int64_t shown_max(const struct model *m, size_t shown)
 
 	for (size_t s = m->len > shown ? m->len - shown : 0; s < m->len; s++) {
 		size_t ring = model_ring(m, s);
-		int64_t p = model_sel_pres(m, s), a = model_sel_avg(m, s);
+		int64_t p = sel_p[s], a = sel_a[s];
 
 		if (p > top)
 			top = p;
@@ -369,6 +383,7 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 			full = m->snap.cpus[i].max_capacity;
 	if (full <= 0)
 		full = TP_CAPACITY_SCALE;
+	sel_values(m, (size_t)width * (braille ? 2 : 1));
 	if (l->y_full) {
 		scale = TP_CAPACITY_SCALE;
 	} else {
