@@ -89,7 +89,7 @@ const struct cmd_entry cmd_top_entry = {
 		"its max capacity, its capped capacity and the capacity the scheduler uses (max "
 		"minus the averaged pressure), the numbers, and a history plot of the selected CPU "
 		"or cluster with the curves the other backends would give (estimates).  Keys: "
-		"arrows select, c caps the selection (as cap set), x clears, b chooses the "
+		"arrows or h/j/k/l select, f follows the most pressured domain (or stops), y switches the plot's y axis between fitted and 0..1024, c caps the selection (as cap set), x clears, b chooses the "
 		"backend, + and - double and halve the decay period, p pauses, ? or F1 helps, q or "
 		"F10 quits.  --interval DURATION samples every DURATION (default 1s; a bare number "
 		"is in seconds); -d, --delay TENTHS is the same in tenths of a second, as htop's "

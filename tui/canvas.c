@@ -145,3 +145,83 @@ int cv_text_print(const struct canvas *cv, FILE *out)
 		return errno ? -errno : -EIO;
 	return 0;
 }
+
+/* A field's leading spaces are a separator: drawn plain, the rest in its role. */
+static int put_field(struct canvas *cv, int y, int x, const struct field *f)
+{
+	int sp = 0;
+
+	while (f->text[sp] == ' ')
+		sp++;
+	cv_put(cv, y, x + sp, f->r, f->text + sp);
+	return x + f->len;
+}
+
+/*
+ * A line of whole fields in at most maxw columns: while they do not fit, the field of the
+ * lowest priority (the last of equals) is dropped, never cut.  Fields marked right are
+ * drawn flush against x0 + maxw, at least two columns after the others.  Returns the
+ * column after the last left field drawn.
+ */
+int cv_fields(struct canvas *cv, int y, int x0, int maxw, struct field *f, int n)
+{
+	int total = 0, right = 0, x = x0;
+	bool any_right = false;
+
+	for (int i = 0; i < n; i++) {
+		f[i].len = f[i].text[0] ? glyph_len(f[i].text) : 0;
+		f[i].drop = !f[i].text[0];
+		if (!f[i].drop) {
+			total += f[i].len;
+			any_right |= f[i].right;
+		}
+	}
+	while (total + (any_right ? 2 : 0) > maxw) {
+		int lo = -1;
+
+		for (int i = 0; i < n; i++)
+			if (!f[i].drop && (lo < 0 || f[i].prio <= f[lo].prio))
+				lo = i;
+		if (lo < 0)
+			break;
+		f[lo].drop = true;
+		total -= f[lo].len;
+		any_right = false;
+		for (int i = 0; i < n; i++)
+			any_right |= !f[i].drop && f[i].right;
+	}
+	for (int i = 0; i < n; i++) {
+		if (f[i].drop)
+			continue;
+		if (f[i].right) {
+			right += f[i].len;
+			continue;
+		}
+		x = put_field(cv, y, x, &f[i]);
+	}
+	if (right) {
+		int rx = x0 + maxw - right;
+
+		for (int i = 0; i < n; i++) {
+			if (f[i].drop || !f[i].right)
+				continue;
+			rx = put_field(cv, y, rx, &f[i]);
+		}
+	}
+	return x;
+}
+
+void field_add(struct field *f, int *n, enum role r, int prio, bool right, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= MAX_FIELDS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f[*n].text, sizeof(f[*n].text), fmt, ap);
+	va_end(ap);
+	f[*n].r = r;
+	f[*n].prio = prio;
+	f[*n].right = right;
+	(*n)++;
+}

@@ -83,36 +83,28 @@ static void draw_bar(struct canvas *cv, int y, int x, int width, const struct tp
 
 /* ---- rows ------------------------------------------------------------------------- */
 
-/* The domain's summary: "1/4 capped  capacity min 511 mean 895  avg pressure mean 128". */
-static const char *summary(const struct dom_summary *ds, char *buf, size_t len)
-{
-	char cmin[24], cmean[24], avg[24];
-
-	snprintf(buf, len, "%d/%d capped  capacity min %s mean %s  avg pressure mean %s",
-		 ds->capped, ds->shown, fmt_value(cmin, sizeof(cmin), ds->cap_min),
-		 fmt_value(cmean, sizeof(cmean), ds->cap_mean),
-		 fmt_estimated(avg, sizeof(avg), ds->avg_mean, ds->avg_estimated));
-	return buf;
-}
-
 static void draw_domain_row(struct canvas *cv, const struct model *m, const struct layout *l,
 			    int y, int d, bool sel)
 {
 	const struct dom_summary *ds = &m->dsum[d];
-	char sum[160];
-	int x;
+	char cmin[24], cmean[24], avg[24];
+	struct field f[MAX_FIELDS];
+	int n = 0, x;
 
+	(void)l;
 	if (sel)
 		cv_put(cv, y, 0, R_SELECTED, cv->g->sel);
-	x = 1;
-	cv_printf(cv, y, x, sel ? R_SELECTED : R_DOMAIN, "%s", m->snap.domains[d].name);
-	x += glyph_len(m->snap.domains[d].name);
-	cv_printf(cv, y, x, R_DIM, " cpus %s ", ds->cpus);
-	x += 7 + (int)strlen(ds->cpus);
-	summary(ds, sum, sizeof(sum));
-	cv_put(cv, y, x + 1, R_NORMAL, sum);
-	x += 2 + (int)strlen(sum);
-	for (; x < 6 + l->bar_w + NUMBERS_WIDTH && !l->compact; x++)
+	/* whole fields in the line, the least telling dropped first */
+	field_add(f, &n, sel ? R_SELECTED : R_DOMAIN, 10, false, "%s", m->snap.domains[d].name);
+	field_add(f, &n, R_DIM, 9, false, " cpus %s", ds->cpus);
+	field_add(f, &n, R_NORMAL, 6, false, "  %d/%d capped", ds->capped, ds->shown);
+	field_add(f, &n, R_NORMAL, 5, false, "  capacity min %s mean %s",
+		  fmt_value(cmin, sizeof(cmin), ds->cap_min),
+		  fmt_value(cmean, sizeof(cmean), ds->cap_mean));
+	field_add(f, &n, R_NORMAL, 7, false, "  avg pressure mean %s",
+		  fmt_estimated(avg, sizeof(avg), ds->avg_mean, ds->avg_estimated));
+	x = cv_fields(cv, y, 1, cv_room(cv) - 1, f, n) + 1;
+	for (; x < 6 + l->bar_w + NUMBERS_WIDTH && x < cv_room(cv) && !l->compact; x++)
 		cv_put(cv, y, x, R_DIM, cv->g->hline);
 }
 
@@ -190,10 +182,15 @@ static void draw_list(struct canvas *cv, const struct model *m, const struct lay
 			run_flush(cv, run_y, &run);
 			run_y = y;
 		}
-		if (l->items[k].kind == SEL_DOMAIN)
+		if (l->items[k].kind == SEL_DOMAIN) {
 			draw_domain_row(cv, m, l, y, l->items[k].index, sel);
-		else if (l->heatmap)
-			add_heat(cv, y, 1 + l->col[k], &run, &m->snap.cpus[l->items[k].index], sel);
+		} else if (l->heatmap) {
+			if (l->col[k] == 0)	/* the line carries its first CPU's number */
+				cv_printf(cv, y, 0, R_DIM, "%*d", l->heat_prefix - 1,
+					  m->snap.cpus[l->items[k].index].cpu);
+			add_heat(cv, y, l->heat_prefix + l->col[k], &run,
+				 &m->snap.cpus[l->items[k].index], sel);
+		}
 		else if (l->compact)
 			draw_cell(cv, m, l, y, 1 + l->col[k] * l->cell_w, l->items[k].index, sel);
 		else
@@ -239,6 +236,8 @@ static void draw_thermal(struct canvas *cv, const struct model *m, int y)
 		}
 		if (z->nr_trips && n < sizeof(buf))
 			snprintf(buf + n, sizeof(buf) - n, ")");
+		if (x + glyph_len(buf) > cv->w - 1)
+			break;	/* whole zones only */
 		cv_put(cv, y, x, hot ? R_ERROR : R_NORMAL, buf);
 		x += glyph_len(buf);
 	}
@@ -260,6 +259,8 @@ static void draw_thermal(struct canvas *cv, const struct model *m, int y)
 			 fmt_value(cur, sizeof(cur), c->cur_state),
 			 fmt_value(max, sizeof(max), c->max_state), dom[0] ? " (" : "", dom,
 			 dom[0] ? ")" : "");
+		if (x + glyph_len(buf) > cv->w - 1)
+			break;	/* whole devices only */
 		cv_put(cv, y, x, c->cur_state > 0 ? R_ERROR : R_DIM, buf);
 		x += glyph_len(buf);
 	}
@@ -269,75 +270,74 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 			const struct ui *ui)
 {
 	const struct tp_snapshot *s = &m->snap;
-	char iv[32], step[32], decay[32], t[32], right[64];
-	int x, y;
+	char iv[32], step[32], decay[32], t[32], wall[16] = "";
+	struct field f[MAX_FIELDS];
+	int n = 0, y;
 
-	cv_printf(cv, 0, 0, R_TITLE, "thermpress top");
-	cv_printf(cv, 0, 14, R_NORMAL, " - %s", ui->source_desc);
-	snprintf(right, sizeof(right), "clock %s",
-		 m->have_snap ? fmt_time(t, sizeof(t), s->time_ns) : FMT_NONE);
 	if (cv->win) {
 		time_t now = time(NULL);
 		struct tm tm;
-		size_t n = strlen(right);
 		if (localtime_r(&now, &tm))
-			strftime(right + n, sizeof(right) - n, "  %H:%M:%S", &tm);
+			strftime(wall, sizeof(wall), "  %H:%M:%S", &tm);
 	}
-	x = cv->w - (int)strlen(right);
-	if (x > 18 + glyph_len(ui->source_desc))
-		cv_put(cv, 0, x, R_NORMAL, right);
+	field_add(f, &n, R_TITLE, 10, false, "thermpress top");
+	field_add(f, &n, R_NORMAL, 9, false, " - %s", ui->source_desc);
+	field_add(f, &n, R_NORMAL, 8, true, "clock %s",
+		  m->have_snap ? fmt_time(t, sizeof(t), s->time_ns) : FMT_NONE);
+	field_add(f, &n, R_NORMAL, 3, true, "%s", wall);
+	cv_fields(cv, 0, 0, cv_room(cv), f, n);
 
-	{
-		char line[160];
-		snprintf(line, sizeof(line), "backend %-7s decay %-8s interval %s",
-			 s->backend[0] ? s->backend : FMT_NONE,
-			 fmt_decay(decay, sizeof(decay), s->decay_ms),
-			 fmt_duration(iv, sizeof(iv), ui->interval_ns));
-		cv_put(cv, 1, 0, R_NORMAL, line);
-		x = (int)strlen(line);
-	}
-	if (ui->vclock_step_ns) {
-		char line[96];
-		snprintf(line, sizeof(line), "  (virtual clock: +%s per interval)",
-			 fmt_duration(step, sizeof(step), ui->vclock_step_ns));
-		cv_put(cv, 1, x, R_DIM, line);
-		x += (int)strlen(line);
-	}
+	n = 0;
+	field_add(f, &n, R_NORMAL, 10, false, "backend %-7s", s->backend[0] ? s->backend : FMT_NONE);
+	field_add(f, &n, R_NORMAL, 9, false, " decay %-8s",
+		  fmt_decay(decay, sizeof(decay), s->decay_ms));
+	field_add(f, &n, R_NORMAL, 8, false, " interval %s",
+		  fmt_duration(iv, sizeof(iv), ui->interval_ns));
+	if (ui->vclock_step_ns)
+		field_add(f, &n, R_DIM, 2, false, "  (virtual clock: +%s per interval)",
+			  fmt_duration(step, sizeof(step), ui->vclock_step_ns));
+	if (l->follow)
+		field_add(f, &n, R_GOOD, 9, false, "  FOLLOWING the most pressured (f)");
 	if (ui->paused)
-		cv_put(cv, 1, x + 2, R_ERROR, "PAUSED");
+		field_add(f, &n, R_ERROR, 11, false, "  PAUSED");
+	cv_fields(cv, 1, 0, cv_room(cv), f, n);
 
 	if (l->thermal_rows)
 		draw_thermal(cv, m, 2);
 	y = l->list_y - 1;
+	n = 0;
 	if (!l->compact) {
 		cv_printf(cv, y, 1, R_HEADER, "%4s", "CPU");
 		cv_printf(cv, y, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
 		cv_printf(cv, y, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
 			  "pres", "avg");
+		return;
 	} else if (!l->heatmap) {
-		cv_printf(cv, y, 1, R_HEADER, "compact: %zu CPUs, bars 0..1024; "
-			  "select one for its numbers", m->snap.nr_cpus);
+		field_add(f, &n, R_HEADER, 10, false, "compact: %zu CPUs", m->snap.nr_cpus);
+		field_add(f, &n, R_HEADER, 6, false, ", bars 0..1024");
+		field_add(f, &n, R_HEADER, 2, false, "; select one for its numbers");
 	} else {
 		const struct glyphs *g = cv->g;
-		char line[256];
 
-		snprintf(line, sizeof(line), "heatmap: %zu CPUs, averaged pressure of max "
-			 "capacity: %s none %s <25%% %s <50%% %s <75%% %s more",
-			 m->snap.nr_cpus, g->heat[0], g->heat[1],
-			 g->heat[2], g->heat[3], g->heat[4]);
-		cv_put(cv, y, 1, R_HEADER, line);
+		field_add(f, &n, R_HEADER, 10, false, "heatmap: %zu CPUs", m->snap.nr_cpus);
+		field_add(f, &n, R_HEADER, 3, false, ", averaged pressure of max capacity:");
+		field_add(f, &n, R_HEADER, 8, false, " %s none %s <25%% %s <50%% %s <75%% %s more",
+			  g->heat[0], g->heat[1], g->heat[2], g->heat[3], g->heat[4]);
 	}
+	cv_fields(cv, y, 1, cv_room(cv) - 1, f, n);
 }
 
 static const char *const help_lines[] = {
 	"keys",
-	"  up/down      select a CPU or a cluster (left/right: cells, or clusters)",
+	"  up/down k/j  select a CPU or a cluster (left/right h/l: cells, or clusters)",
 	"  pgup/pgdn    scroll a page          home/end  first/last",
 	"  c            cap the selection (1.8GHz, 1800MHz, 1800000, cap=600, 60%)",
 	"  x            clear the selection's cap",
 	"  b            choose the backend (left/right, enter; esc cancels)",
 	"  + / -        double / halve the decay period of the active backend",
 	"  p            pause or resume sampling",
+	"  f            follow the most pressured cluster (or stop); moving stops it",
+	"  y            plot: y axis fitted to the data, or the full 0..1024 scale",
 	"  ? or F1      this help         q or F10  quit",
 	"bars (0..1024, the scheduler's capacity scale)",
 	"  solid        capacity the scheduler uses: max - averaged pressure",
@@ -354,13 +354,15 @@ static void draw_help(struct canvas *cv, const struct layout *l)
 
 	for (int i = 0; i < n && y0 + i < l->status_y; i++) {
 		cv_fill(cv, y0 + i, 0, cv->w, R_NORMAL);
-		cv_put(cv, y0 + i, 2, i == 0 || i == 9 ? R_HEADER : R_NORMAL, help_lines[i]);
+		cv_put(cv, y0 + i, 2, i == 0 || i == 11 ? R_HEADER : R_NORMAL, help_lines[i]);
 	}
 }
 
 static void draw_status(struct canvas *cv, const struct layout *l, const struct ui *ui)
 {
 	int y = l->status_y;
+	struct field f[MAX_FIELDS];
+	int n = 0;
 
 	if (ui->mode == UI_PROMPT) {
 		cv_printf(cv, y, 0, R_HEADER, "%s", ui->prompt);
@@ -371,20 +373,50 @@ static void draw_status(struct canvas *cv, const struct layout *l, const struct 
 		int x = 0;
 		cv_put(cv, y, x, R_HEADER, "backend:");
 		x += 8;
+		/* each entry with its digit shortcut */
 		for (size_t i = 0; i < ui->nbackends; i++) {
 			const struct tp_backend_info *b = &ui->backends[i];
-			cv_printf(cv, y, x + 1, i == ui->menu_cur ? R_SELECTED : R_NORMAL,
-				  b->active ? "[%s]" : "%s", b->name);
-			x += 1 + (int)strlen(b->name) + (b->active ? 2 : 0);
+			char entry[TP_NAME_MAX + 16];
+
+			if (i < 9)
+				snprintf(entry, sizeof(entry), b->active ? "%zu [%s]" : "%zu %s", i + 1,
+					 b->name);
+			else
+				snprintf(entry, sizeof(entry), b->active ? "[%s]" : "%s", b->name);
+			cv_put(cv, y, x + 1, i == ui->menu_cur ? R_SELECTED : R_NORMAL, entry);
+			x += 2 + glyph_len(entry);
 		}
-		cv_put(cv, y, x + 2, R_DIM, "(left/right, enter, esc)");
+		n = 0;
+		field_add(f, &n, R_DIM, 2, false, " (1-%zu, left/right, enter, esc)",
+			  ui->nbackends < 9 ? ui->nbackends : 9);
+		cv_fields(cv, y, x, cv->w - 1 - x, f, n);
 		return;
 	}
-	if (ui->status[0])
-		cv_put(cv, y, 0, ui->status_err ? R_ERROR : R_GOOD, ui->status);
-	else
-		cv_put(cv, y, 0, R_DIM,
-		       "?/F1 help  c cap  x clear  b backend  +/- decay  p pause  q/F10 quit");
+	if (ui->status[0]) {
+		/* a long message is cut after a whole word, never inside one */
+		char msg[sizeof(ui->status)];
+		int room = cv->w - 1;
+
+		snprintf(msg, sizeof(msg), "%s", ui->status);
+		while (glyph_len(msg) > room) {
+			char *sp = strrchr(msg, ' ');
+			if (!sp)
+				break;
+			*sp = '\0';
+		}
+		cv_put(cv, y, 0, ui->status_err ? R_ERROR : R_GOOD, msg);
+		return;
+	}
+	field_add(f, &n, R_DIM, 10, false, "?/F1 help");
+	field_add(f, &n, R_DIM, 7, false, "  c cap");
+	field_add(f, &n, R_DIM, 6, false, "  x clear");
+	field_add(f, &n, R_DIM, 5, false, "  b backend");
+	field_add(f, &n, R_DIM, 3, false, "  +/- decay");
+	field_add(f, &n, R_DIM, 2, false, "  p pause");
+	field_add(f, &n, R_DIM, 4, false, "  f follow");
+	field_add(f, &n, R_DIM, 4, false, "  y scale");
+	field_add(f, &n, R_DIM, 9, false, "  q/F10 quit");
+	cv_fields(cv, y, 0, cv->w - 1, f, n);
 }
 
 int draw_once_height(const struct layout *l)

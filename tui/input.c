@@ -256,19 +256,19 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		layout_move(l, l->list_h > 1 ? l->list_h - 1 : 1, 0);
 		break;
 	case KEY_HOME:
-		l->pinned = true;
+		l->follow = false;
 		l->cur = 0;
 		layout_scroll(l);
 		break;
 	case KEY_END:
-		l->pinned = true;
+		l->follow = false;
 		l->cur = l->nitems ? l->nitems - 1 : 0;
 		layout_scroll(l);
 		break;
 	case 'c':
 		if (!l->nitems || !m->have_snap)
 			break;
-		l->pinned = true;	/* what is capped stays selected */
+		l->follow = false;	/* what is capped stays selected */
 		{
 			char who[64];
 			sel_name(m, l, who, sizeof(who));
@@ -280,7 +280,7 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		ui->mode = UI_PROMPT;
 		break;
 	case 'x':
-		l->pinned = true;
+		l->follow = false;
 		if (l->nitems && m->have_snap)
 			do_clear(src, m, l, ui);
 		break;
@@ -294,6 +294,19 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 	case '-':
 	case '_':
 		do_decay(src, m, ui, false);
+		break;
+	case 'f':
+		/* the user's mode: the selection follows the most pressured domain */
+		l->follow = !l->follow;
+		if (l->follow)
+			layout_follow_pressure(l, m);
+		ui_status(ui, false, l->follow ? "following the most pressured %s (f stops)" :
+			  "the selection stays where it is", l->grouped ? "cluster" : "cpu");
+		break;
+	case 'y':
+		l->y_full = !l->y_full;
+		ui_status(ui, false, l->y_full ? "plot: full scale 0..%d" :
+			  "plot: y axis fitted to the data", TP_CAPACITY_SCALE);
 		break;
 	case 'p':
 	case ' ':

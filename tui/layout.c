@@ -101,13 +101,7 @@ int layout_items(struct layout *l, const struct model *m)
 	for (size_t k = 0; k < l->nitems; k++)
 		if (l->items[k].kind == old.kind && l->items[k].index == old.index)
 			l->cur = k;
-	/* start on the first CPU rather than on a domain header */
-	if (old.index < 0)
-		for (size_t k = 0; k < l->nitems; k++)
-			if (l->items[k].kind == SEL_CPU) {
-				l->cur = k;
-				break;
-			}
+	/* start on the first item: the first domain when there are domain rows */
 	return rc;
 }
 
@@ -136,14 +130,20 @@ static void place_compact(struct layout *l, int cols)
 	l->nlines = line + 1;
 }
 
+/* The plot's least rows: a title, 3 graph rows, the time axis and the legend. */
+#define PLOT_MIN 6
+
 void layout_fit(struct layout *l, int w, int h, bool once)
 {
 	const int header = 3 + l->thermal_rows;
-	int plot_rows, plot_want;
+	int avail = h - 1 - header;	/* the list's and the plot's rows */
+	int plot_min = h >= 16 && avail >= PLOT_MIN + 2 ? PLOT_MIN : 0;
 
 	l->compact = l->heatmap = false;
+	l->heat_prefix = 0;
+	/* the wide bar takes every column the numbers leave (capped at 64 in --once) */
 	l->bar_w = w - 6 - NUMBERS_WIDTH - 1;
-	if (l->bar_w > 64)
+	if (once && l->bar_w > 64)
 		l->bar_w = 64;
 	if (l->bar_w < 8)
 		l->bar_w = 8;
@@ -160,48 +160,52 @@ void layout_fit(struct layout *l, int w, int h, bool once)
 		l->status_y = header + l->nlines;
 		return;
 	}
-	/* the plot: a title, a legend and at least 4 graph rows */
-	plot_rows = h >= 16 ? (h - header - 1) / 3 : 0;
-	if (plot_rows > 14)
-		plot_rows = 14;
-	if (plot_rows && plot_rows < 6)
-		plot_rows = 6;
 	l->status_y = h - 1;
-	/* a short list leaves its spare rows to the plot */
-	if (plot_rows && h - 1 - header - l->nlines - 1 > plot_rows) {
-		plot_rows = h - 1 - header - l->nlines - 1;
-		if (plot_rows > 24)
-			plot_rows = 24;
-	}
-	l->list_h = h - 1 - header - plot_rows;
-	plot_want = plot_rows;
-	if (l->nlines > l->list_h) {
+	if (l->nlines + plot_min > avail) {
+		/* compact cells, as many a line as fit; their bars share the spare columns */
+		int used = 0;
+
 		l->compact = true;
 		l->cell_w = l->cell_digits + 1 + COMPACT_BAR + 1;
-		l->bar_w = COMPACT_BAR;
 		place_compact(l, (w - 1) / l->cell_w);
-		/* give the list what the plot can spare */
-		while (plot_rows > 6 && l->nlines > l->list_h) {
-			plot_rows--;
-			l->list_h++;
+		for (size_t k = 0; k < l->nitems; k++)
+			if (l->items[k].kind == SEL_CPU && l->col[k] + 1 > used)
+				used = l->col[k] + 1;
+		if (used > 0) {
+			l->bar_w = (w - 1) / used - l->cell_digits - 2;
+			if (l->bar_w < COMPACT_BAR)
+				l->bar_w = COMPACT_BAR;
+			if (l->bar_w > 64)
+				l->bar_w = 64;
+			l->cell_w = l->cell_digits + 2 + l->bar_w;
 		}
 	}
-	if (l->compact && l->nlines > l->list_h) {
-		/* still too many: one column per CPU, the last one left to the scroll marks */
+	if (l->compact && l->nlines + plot_min > avail) {
+		/*
+		 * still too many: one column per CPU after the line's first CPU number, the
+		 * last column left to the scroll marks; a round number a line when it can be
+		 */
+		int cols;
+
 		l->heatmap = true;
 		l->cell_w = 1;
 		l->bar_w = 0;
-		place_compact(l, w > 2 ? w - 2 : 1);
-		/* the plot takes back the rows the heatmap leaves */
-		while (plot_rows < plot_want && l->nlines < l->list_h) {
-			plot_rows++;
-			l->list_h--;
-		}
+		l->heat_prefix = l->cell_digits + 1;
+		cols = w - 1 - l->heat_prefix - 1;
+		if (cols >= 16)
+			cols -= cols % 8;
+		place_compact(l, cols > 1 ? cols : 1);
 	}
+	/* the list takes what it needs, the plot the rest */
+	l->list_h = l->nlines;
+	if (l->list_h > avail - plot_min)
+		l->list_h = avail - plot_min;
 	if (l->list_h < 1)
 		l->list_h = 1;
-	l->plot_h = plot_rows;
-	l->plot_y = l->status_y - plot_rows;
+	l->plot_h = avail - l->list_h >= PLOT_MIN && h >= 16 ? avail - l->list_h : 0;
+	if (l->plot_h < 0)
+		l->plot_h = 0;
+	l->plot_y = l->status_y - l->plot_h;
 	layout_scroll(l);
 }
 
@@ -225,7 +229,7 @@ void layout_move(struct layout *l, int dy, int dx)
 
 	if (!l->nitems)
 		return;
-	l->pinned = true;
+	l->follow = false;
 	if (!l->compact) {
 		if (dy) {
 			cur += dy;
@@ -282,8 +286,9 @@ bool layout_follow_pressure(struct layout *l, const struct model *m)
 	size_t best = (size_t)-1, old = l->cur;
 	int64_t best_p = TP_NONE;
 
-	if (l->pinned || !l->nitems || !m->have_snap)
+	if ((!l->follow && !l->pick) || !l->nitems || !m->have_snap)
 		return false;
+	l->pick = false;
 	for (size_t k = 0; k < l->nitems; k++) {
 		int64_t p;
 

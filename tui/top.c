@@ -126,7 +126,7 @@ static int run_live(struct tp_source *src, const struct top_options *opts,
 			now = mono_ns();
 			if (!ui->paused && now >= next) {
 				sample(src, m, ui);
-				/* the selection follows pressure until the user moves it */
+				/* the selection moves by itself only in follow mode (f) */
 				if (gen != m->gen || l->thermal_rows != model_thermal_rows(m))
 					sync_layout(m, l, &gen, w, h);
 				else if (layout_follow_pressure(l, m))
@@ -172,6 +172,7 @@ int top_run(struct tp_source *src, const struct top_options *opts, struct tp_err
 	ui.interval_ns = opts->interval_ns ? opts->interval_ns : 1000000000ull;
 	ui.vclock_step_ns = opts->vclock_step_ns;
 	ui.source_desc = tp_source_describe(src);
+	l.pick = !opts->once;	/* start on the most pressured domain, then stay */
 	model_init(&m, src, opts->cpus);
 	if (opts->once)
 		status = run_once(src, opts, g, &m, &l, &ui, err);

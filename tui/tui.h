@@ -90,6 +90,27 @@ int cv_text_print(const struct canvas *cv, FILE *out);
 /* The number of glyphs of a UTF-8 string. */
 int glyph_len(const char *s);
 
+/* One field of a line drawn by cv_fields: dropped whole, lowest priority first. */
+struct field {
+	char text[200];
+	enum role r;
+	int prio;		/* higher: kept longer */
+	bool right;		/* flush right */
+	int len;		/* set by cv_fields */
+	bool drop;		/* set by cv_fields */
+};
+#define MAX_FIELDS 16
+/* The columns a line may take: the live view leaves the last one (scroll marks, and a line
+ * that reaches it reads as cut); a printed frame takes them all. */
+static inline int cv_room(const struct canvas *cv)
+{
+	return cv->win ? cv->w - 1 : cv->w;
+}
+int cv_fields(struct canvas *cv, int y, int x0, int maxw, struct field *f, int n);
+/* Append a field to f[*n] (printf-like); ignored past MAX_FIELDS. */
+void field_add(struct field *f, int *n, enum role r, int prio, bool right, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 /* ---- model ------------------------------------------------------------------ */
 
 #define HIST_LEN 512
@@ -206,7 +227,10 @@ struct layout {
 	int status_y;
 	int top;		/* first list line shown */
 	size_t cur;		/* selected item */
-	bool pinned;		/* the user chose the selection: it no longer follows pressure */
+	bool follow;		/* the user's mode: the selection follows the most pressured */
+	bool pick;		/* the first frame: start on the most pressured, once */
+	bool y_full;		/* the plot's y axis on the full scale, not fitted to the data */
+	int heat_prefix;	/* heatmap: columns of a line's first CPU number and a space */
 	/* per item: its line and column in the list (compact: cell index in its line) */
 	int *line, *col;
 	int nlines;
@@ -219,9 +243,10 @@ void layout_free(struct layout *l);
 /* Move the selection: by items (dy lines in compact mode, dx cells). */
 void layout_move(struct layout *l, int dy, int dx);
 /*
- * Until the user moves (pinned), select the most pressured domain: the highest mean
- * averaged pressure over its shown CPUs, the first on a tie (a CPU when no domain
- * row is shown).  Returns whether the selection changed.
+ * In follow mode (the user's choice, f), and once for the first frame (pick), select the
+ * most pressured domain: the highest mean averaged pressure over its shown CPUs, the
+ * first on a tie (a CPU when no domain row is shown).  Otherwise the selection never
+ * moves by itself.  Returns whether the selection changed.
  */
 bool layout_follow_pressure(struct layout *l, const struct model *m);
 

@@ -2,11 +2,13 @@
 /*
  * A self-contained SVG plot of step series (pressure and averages over time).
  * Series 0 is the pressure: drawn last, on top of the averages, so a backend that
- * follows it exactly (instant) cannot hide it.  Ticks are round (a 1-2-5 step), and
+ * follows it exactly (instant) cannot hide it; and such a series, the same as an earlier
+ * one, is drawn dashed and wider so that it stays visible under it, with a legend note.  Ticks are round (a 1-2-5 step), and
  * every drawn series has a legend entry: the image grows to hold them all.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <thermpress/experiment.h>
@@ -116,11 +118,41 @@ static void axes(FILE *fp, const struct frame *f, double span_s, double vtop, do
 		"pressure (capacity)</text>\n</g>\n", (bottom + MT) / 2);
 }
 
-/* Series s's stroke: the pressure black and narrow on top, each average its colour and dash. */
-static void stroke(FILE *fp, size_t s, double width)
+/*
+ * The first series before s with the same points as s (instant under the pressure), or -1:
+ * a curve under another would not be seen, so it is drawn dashed and wider, and the
+ * legend says so.
+ */
+static long same_as(const struct tp_plot_series *series, size_t s)
+{
+	const struct tp_plot_series *a = &series[s];
+
+	if (!a->n)
+		return -1;
+	for (size_t j = 0; j < s; j++) {
+		const struct tp_plot_series *b = &series[j];
+
+		if (b->n == a->n && !memcmp(b->t, a->t, a->n * sizeof(*a->t)) &&
+		    !memcmp(b->v, a->v, a->n * sizeof(*a->v)))
+			return (long)j;
+	}
+	return -1;
+}
+
+#define SAME_DASH "6 4"
+
+/*
+ * Series s's stroke: the pressure black and narrow on top, each average its colour and
+ * dash; one that coincides with an earlier series dashed and wider, peeking out around it.
+ */
+static void stroke(FILE *fp, size_t s, double width, bool same)
 {
 	const char *dash = s ? dashes[((s - 1) / NCOLORS) % NDASHES] : NULL;
 
+	if (same) {
+		dash = SAME_DASH;
+		width += 2;
+	}
 	fprintf(fp, "stroke=\"%s\" stroke-width=\"%.1f\"",
 		s ? colors[(s - 1) % NCOLORS] : PRESSURE_COLOR, width);
 	if (dash)
@@ -131,13 +163,14 @@ static void stroke(FILE *fp, size_t s, double width)
  * Beyond MAX_POINTS values a bucket of step values becomes one vertical stroke from its
  * highest to its lowest value, ending on its last: a short spike stays visible.
  */
-static void curve(FILE *fp, const struct frame *f, const struct tp_plot_series *se, size_t s)
+static void curve(FILE *fp, const struct frame *f, const struct tp_plot_series *series, size_t s)
 {
+	const struct tp_plot_series *se = &series[s];
 	size_t step = se->n > MAX_POINTS ? (se->n + MAX_POINTS - 1) / MAX_POINTS : 1;
 	double base = f->h - MB;
 
 	fprintf(fp, "<path class=\"series\" data-series=\"%zu\" fill=\"none\" ", s);
-	stroke(fp, s, s ? 2.5 : 1.5);
+	stroke(fp, s, s ? 2.5 : 1.5, same_as(series, s) >= 0);
 	fputs(" d=\"", fp);
 	for (size_t i = 0; i < se->n; i += step) {
 		double x = ML + (double)(se->t[i] - f->t0) * f->xs;
@@ -159,19 +192,41 @@ static void curve(FILE *fp, const struct frame *f, const struct tp_plot_series *
 	fprintf(fp, "H%.1f\"/>\n", ML + (double)(f->t1 - f->t0) * f->xs);	/* the last value holds to the end */
 }
 
+/* The legend's lines: one per series, and a note under each that coincides with another. */
+static int legend_rows(const struct tp_plot_series *series, size_t n)
+{
+	int rows = 0;
+
+	for (size_t s = 0; s < n; s++)
+		rows += same_as(series, s) >= 0 ? 2 : 1;
+	return rows;
+}
+
 static void legend(FILE *fp, const struct tp_plot_series *series, size_t n)
 {
+	int row = 0;
+
 	for (size_t s = 0; s < n; s++) {
-		double ly = MT + 10 + (double)LEGEND_DY * (double)s;
+		double ly = MT + 10 + (double)LEGEND_DY * (double)row++;
+		long same = same_as(series, s);
 
 		fprintf(fp, "<g class=\"legend\" data-series=\"%zu\"><line x1=\"%d\" y1=\"%.1f\" "
 			"x2=\"%d\" y2=\"%.1f\" ", s, W - MR + 10, ly, W - MR + 34, ly);
-		stroke(fp, s, 2);
+		stroke(fp, s, 2, same >= 0);
 		fprintf(fp, "/>\n<text x=\"%d\" y=\"%.1f\">", W - MR + 40, ly + 4);
 		xml_text(fp, series[s].label ? series[s].label : "");
 		if (!series[s].n)
 			fputs(" (no data)", fp);
-		fputs("</text></g>\n", fp);
+		fputs("</text>", fp);
+		if (same >= 0) {
+			/* the curve is under the other one: say which, and how it is drawn */
+			ly = MT + 10 + (double)LEGEND_DY * (double)row++;
+			fprintf(fp, "\n<text class=\"same\" x=\"%d\" y=\"%.1f\" font-size=\"11\">"
+				"dashed: same as ", W - MR + 40, ly + 4);
+			xml_text(fp, series[same].label ? series[same].label : "");
+			fputs("</text>", fp);
+		}
+		fputs("</g>\n", fp);
 	}
 }
 
@@ -195,8 +250,8 @@ int tp_plot_svg(FILE *fp, const char *title, const struct tp_plot_series *series
 		f.t0 = f.t1 = 0;
 	if (f.t1 == f.t0)
 		f.t1 = f.t0 + 1;
-	if (MT + 10 + LEGEND_DY * (int)n + MB > f.h)
-		f.h = MT + 10 + LEGEND_DY * (int)n + MB;
+	if (MT + 10 + LEGEND_DY * legend_rows(series, n) + MB > f.h)
+		f.h = MT + 10 + LEGEND_DY * legend_rows(series, n) + MB;
 	/* the value axis ends on a round tick above the largest value */
 	vstep = nice_step((double)vmax, TICKS);
 	if (vstep < 1)
@@ -220,7 +275,7 @@ int tp_plot_svg(FILE *fp, const char *title, const struct tp_plot_series *series
 	/* the averages first, the pressure last: on top */
 	for (size_t s = 1; s <= n; s++)
 		if (series[s % n].n)
-			curve(fp, &f, &series[s % n], s % n);
+			curve(fp, &f, series, s % n);
 	legend(fp, series, n);
 	fputs("</svg>\n", fp);
 	if (fflush(fp) || ferror(fp))

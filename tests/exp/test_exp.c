@@ -483,6 +483,38 @@ static void test_svg(void **state)
 	free(buf);
 }
 
+/* A series the same as the pressure (instant) stays visible: dashed and wider, and said so. */
+static void test_svg_same_curve_visible(void **state)
+{
+	uint64_t t[] = { 0, 1000000, 2000000 };
+	int64_t v1[] = { 0, 512, 0 }, v2[] = { 0, 200, 300 };
+	struct tp_plot_series s[] = {
+		{ "pressure", 3, t, v1 }, { "instant", 3, t, v1 }, { "pelt:32", 3, t, v2 },
+	};
+	struct tp_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	const char *p;
+
+	(void)state;
+	assert_int_equal(tp_plot_svg(fp, "same", s, 3, &err), 0);
+	fclose(fp);
+	p = strstr(buf, "class=\"series\" data-series=\"1\"");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "stroke-dasharray"));
+	assert_true(strstr(p, "stroke-dasharray") < strchr(p, '>'));
+	assert_non_null(strstr(p, "stroke-width=\"4.5\""));
+	p = strstr(buf, "<g class=\"legend\" data-series=\"1\"");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "dashed: same as pressure"));
+	/* a series unlike the others keeps its plain stroke and has no note */
+	p = strstr(buf, "<g class=\"legend\" data-series=\"2\"");
+	assert_non_null(p);
+	assert_true(strstr(p, "</g>") < (strstr(p, "same as") ? strstr(p, "same as") : p + strlen(p)));
+	free(buf);
+}
+
 /* The text of each element of class cls, in order, joined by spaces. */
 static void svg_texts(const char *svg, const char *cls, char *out, size_t size)
 {
@@ -958,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_profile_beyond_trace_range),
 		cmocka_unit_test(test_play_restores),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_svg_same_curve_visible),
 		cmocka_unit_test(test_svg_ticks_order_legend),
 		cmocka_unit_test(test_svg_spike_kept),
 		cmocka_unit_test(test_csv_roundtrip),

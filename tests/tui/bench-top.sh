@@ -6,13 +6,17 @@
 # most 0.5 at each size.
 #
 #   tests/tui/bench-top.sh [BUILD_DIR]      (default: build)
-#   SECONDS_RUN=30 PRESETS="smp:256 smp:4096" to change the run.
+#   SECONDS_RUN=30 PRESETS="smp:256 smp:4096" SIZE=200x50 to change the run (SIZE: both
+#   panes, default 120x50).
 set -u
 
 BUILD=${1:-build}
 TP=${THERMPRESS:-$BUILD/cmd/thermpress}
 export THERMPRESS_PLUGIN_DIR=${THERMPRESS_PLUGIN_DIR:-$BUILD/plugins}
 RUN=${SECONDS_RUN:-30}
+SIZE=${SIZE:-120x50}
+COLS=${SIZE%x*}
+LINES_=${SIZE#*x}
 PRESETS=${PRESETS:-${PRESET:-smp:256 smp:4096}}
 SOCK="tpbench-$$"
 HZ=$(getconf CLK_TCK)
@@ -51,7 +55,7 @@ for PRESET in $PRESETS; do
 	[ -e "$mnt/sys/kernel/debug/sched/thermal_pressure/stats" ] ||
 		{ echo "bench-top: sim serve did not mount ($PRESET)" >&2; exit 1; }
 
-	tmux -L "$SOCK" new-session -d -x 120 -y 50 -n top \
+	tmux -L "$SOCK" new-session -d -x "$COLS" -y "$LINES_" -n top \
 		"exec env THERMPRESS_PLUGIN_DIR=$THERMPRESS_PLUGIN_DIR TERM=screen-256color LANG=C.UTF-8 $TP --root $mnt top --interval 1s"
 	tmux -L "$SOCK" new-window -d -n htop "exec env TERM=screen-256color LANG=C.UTF-8 htop -d 10"
 	sleep 2
@@ -68,7 +72,7 @@ for PRESET in $PRESETS; do
 
 	top_ms=$(( (t1_top - t0_top) * 1000 / HZ ))
 	htop_ms=$(( (t1_htop - t0_htop) * 1000 / HZ ))
-	echo "preset $PRESET over FUSE, interval 1 s, ${RUN} s, 120x50 panes, CLK_TCK $HZ"
+	echo "preset $PRESET over FUSE, interval 1 s, ${RUN} s, ${SIZE} panes, CLK_TCK $HZ"
 	echo "thermpress top: ${top_ms} ms CPU (utime+stime)"
 	echo "htop -d 10:     ${htop_ms} ms CPU (utime+stime)"
 	if [ "$htop_ms" -gt 0 ]; then

@@ -82,7 +82,7 @@ done
 
 # ---- backend switching with b
 t send-keys b
-check "backend menu" wait_for "backend: instant [pelt] decay" 5
+check "backend menu, with its digit shortcuts" wait_for "backend: 1 instant  2 [pelt]  3 decay" 5
 t send-keys Right Enter
 check "backend decay applied" wait_for "backend decay   decay 250 ms" 5
 check "status says so" grep -q "^backend decay" "$TMPD/last"
@@ -116,6 +116,9 @@ check "resumed" wait_gone "PAUSED" 5
 # ---- help
 t send-keys "?"
 check "help shown" wait_for "double / halve the decay period" 5
+check "help lists h/j/k/l" grep -qE "up/down k/j .*left/right h/l" "$TMPD/last"
+check "help lists f (follow) and y (the plot's scale)" \
+	bash -c 'grep -qE "^ +f +follow the most pressured" "$1" && grep -qE "^ +y +plot: y axis" "$1"' _ "$TMPD/last"
 t send-keys Escape
 check "help closed" wait_gone "double / halve the decay period" 5
 
@@ -153,7 +156,7 @@ check "vanished: message" wait_for "retrying every 100 ms" 5
 check "vanished: names the file" grep -q "cannot open .*stats" "$TMPD/last"
 mv "$TMPD/fx/gone" "$TMPD/fx/sys"
 check "came back: message gone" wait_gone "retrying every" 5
-check "came back: rows again" bash -c "[[ \"\$1\" =~ 777\ +1181/2362 ]]" _ "$(row 2)"
+check "came back: rows again" wait_re "   2 .* 777 +1181/2362 " 5
 t send-keys q
 check "q after the fixture" wait_for "EXITED=0" 5
 
