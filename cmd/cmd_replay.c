@@ -444,6 +444,7 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 				      &r->err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &r->err);
+	warn_decays_in_force(ctx, r->b, r->nb);
 	if ((status = open_input(ctx, r->file, &r->in)))
 		return status;
 	r->profile = !input_is_trace(r->in);

@@ -12,8 +12,8 @@
 #include "signals.h"
 
 static const struct cmd_arg sim_advance_pos[] = {
-	{ .name = "DURATION", .kind = &kind_duration, .unit_ns = 1000000ull,
-	  .help = "how far: 400 (ms), 400ms, 1.5s, 250us" },
+	{ .name = "DURATION", .kind = &kind_duration,
+	  .help = "how far: 400ms, 1.5s, 250us" },
 	{ 0 },
 };
 

@@ -65,6 +65,13 @@ static int parse_duration(struct cmd_ctx *ctx, const struct cmd_arg *a, const ch
 	char least[32];
 	int rc = tp_parse_duration_ns(text, a->unit_ns, &out->ns, &err);
 
+	/* the only duration with a unit for a bare number: top -d, htop's tenths */
+	if (rc < 0 && a->unit_ns == 100000000ull)
+		return cmd_error(ctx, EXIT_USAGE, "invalid value '%s' for %s (tenths of a second, "
+				 "as htop -d: 5 is 0.5s; or a duration with a unit: 500ms)", text,
+				 a->short_name ? a->short_name : a->name);
+	if (rc < 0 && a->name[0] == '-')
+		return cmd_error(ctx, EXIT_USAGE, "%s: %s", a->name, err.msg);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	if (a->min > 0 && out->ns < (uint64_t)a->min) {

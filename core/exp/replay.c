@@ -64,6 +64,7 @@ int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugi
 			return tp_error_set(err, -EINVAL, "too many backends (at most %zu)", max);
 		out[n].ops = ops;
 		out[n].decay_ms = in_force;
+		out[n].asked_ms = decay;
 		if (ops->decay_max_ms)
 			snprintf(out[n].label, sizeof(out[n].label), "%s:%u", ops->name, in_force);
 		else

@@ -36,7 +36,7 @@ show
 S
 run "$TP" --sim -f "$tmp/bad.tp"
 assert_rc 2 "script: bad value stops with exit 2"
-assert_eq "$err" "thermpress: $tmp/bad.tp:4: cap set: 3000000 kHz is above cpu 4's maximum (1..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "script: FILE:LINE: message"
+assert_eq "$err" "thermpress: $tmp/bad.tp:4: cap set: 3000000 kHz is above cpu 4's maximum (903000..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "script: FILE:LINE: message"
 assert_eq "$out" "" "script: nothing after the failure ran"
 
 run_stdin $'show status\nfrobnicate\nshow\n' "$TP" --sim

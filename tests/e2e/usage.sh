@@ -21,7 +21,7 @@ cases=$(cat <<'C'
 --sim cap set 0 150%	cap set: invalid percentage '150%' (1% to 100%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 0 0%	cap set: invalid percentage '0%' (1% to 100%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 0 cap=2000	cap set: invalid capacity 'cap=2000' (cap=N with N in 1..1024) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
---sim cap set 4-7 3GHz	cap set: 3000000 kHz is above cpu 4's maximum (1..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
+--sim cap set 4-7 3GHz	cap set: 3000000 kHz is above cpu 4's maximum (903000..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap clear 8	cap clear: cpu 8 does not exist (online: 0-7) (usage: cap clear CPULIST [--via scaling_max_freq|cooling])
 --sim backend set foo	backend set: unknown backend 'foo' (available: instant, pelt, decay, none) (usage: backend set NAME [decay VALUE])
 --sim backend set decay decay	backend set: 'decay' needs a value (usage: backend set NAME [decay VALUE])
