@@ -44,6 +44,13 @@ void cands_add(struct cmd_cands *c, const char *word);
 void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc);
 void cands_free(struct cmd_cands *c);
 
+/* suggest.c: the Damerau-Levenshtein distance of a and b ((size_t)-1: too long), and
+ * the candidates nearest word when it reads as a slip ("'show'", "'--interval'"; with
+ * prefix, "'cap set'"), else "" (git's "did you mean"). */
+size_t cmd_edit_distance(const char *a, const char *b);
+void cmd_suggest(const char *word, const struct cmd_cands *cands, const char *prefix, char *out,
+		 size_t len);
+
 /*
  * How a value is read, checked and completed (kinds.c): an option's value or a
  * positional argument.  parse fills out from text, or reports the error (the caller

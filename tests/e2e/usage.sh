@@ -13,7 +13,7 @@ cases=$(cat <<'C'
 --sim cap set 1	cap set: missing VALUE (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap clear all 5	cap clear: unexpected argument '5' (usage: cap clear CPULIST [--via scaling_max_freq|cooling])
 --sim show foo	unknown command 'show foo' (see 'thermpress help show')
---sim show --jsonx	show: unknown option '--jsonx' (usage: show [--json])
+--sim show --jsonx	show: unknown option '--jsonx': did you mean '--json'? (usage: show [--json])
 --sim cap set 0-3,99 50%	cap set: cpu 99 does not exist (online: 0-7) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 3-1 50%	cap set: invalid cpu range '3-1' (the first cpu is above the last) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set x 50%	cap set: invalid cpu list token 'x' (valid: numbers and ranges like 0-3,6, all, little, big) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
