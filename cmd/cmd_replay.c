@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -244,6 +245,31 @@ static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 }
 
 /* Whether fp starts like a trace (CSV header or JSON lines) rather than a cap profile. */
+/* A Perfetto trace (record --format perfetto): an output for ui.perfetto.dev only. */
+static bool input_is_perfetto(FILE *fp)
+{
+	char head[512];
+	size_t n = fread(head, 1, sizeof(head) - 1, fp);
+
+	rewind(fp);
+	head[n] = '\0';
+	return head[strspn(head, " \t\r\n")] == '{' &&
+	       (strstr(head, "\"displayTimeUnit\"") || strstr(head, "\"traceEvents\""));
+}
+
+/* --plot writes SVG: a name with another extension (x.png) is refused, not misnamed. */
+static int check_plot_name(struct cmd_ctx *ctx, const char *plot)
+{
+	const char *base = strrchr(plot, '/'), *dot;
+
+	base = base ? base + 1 : plot;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base || !strcasecmp(dot, ".svg"))
+		return 0;
+	return cmd_usage_error(ctx, "--plot writes SVG only: '%s' names another format (%s); "
+			       "give a name ending in .svg", plot, dot);
+}
+
 static bool input_is_trace(FILE *fp)
 {
 	char head[4096];
@@ -447,6 +473,11 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 	warn_decays_in_force(ctx, r->b, r->nb);
 	if ((status = open_input(ctx, r->file, &r->in)))
 		return status;
+	if (input_is_perfetto(r->in))
+		return cmd_usage_error(ctx, "%s is a Perfetto trace (record --format perfetto), an "
+				       "output format for ui.perfetto.dev: replay reads a trace "
+				       "recorded as csv or jsonl (record --format csv|jsonl) or a "
+				       "cap profile", r->file);
 	r->profile = !input_is_trace(r->in);
 	r->pass.ctx = ctx;
 	r->pass.progress = exp_progress_enabled(ctx);
@@ -634,7 +665,9 @@ static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
 	r->plot = o[OPT_PLOT].text;
 	r->plot_cpu = o[OPT_PLOT_CPU].given ? (int)o[OPT_PLOT_CPU].v.i : -1;
 	r->ro.hz = o[OPT_HZ].given ? (int)o[OPT_HZ].v.i : 0;
-	status = replay_open(ctx, r, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text
+	status = r->plot ? check_plot_name(ctx, r->plot) : 0;
+	if (!status)
+		status = replay_open(ctx, r, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text
 							   : DEFAULT_BACKENDS);
 	if (!status)
 		status = replay_run(ctx, r);

@@ -228,7 +228,13 @@ static void complete_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, int 
 	for (const char *const *s = tp_sim_scenarios(); *s; s++)
 		cands_add(out, *s);
 }
-const struct cmd_kind kind_scenario = { "scenario", NULL, complete_scenario };
+static int parse_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			  union cmd_value *out)
+{
+	(void)a, (void)out;
+	return parse_sim_scenario(ctx, text);
+}
+const struct cmd_kind kind_scenario = { "scenario", parse_scenario, complete_scenario };
 
 static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)

@@ -44,9 +44,9 @@ assert_rc 2 "stdin script: unknown command"
 assert_eq "$err" "thermpress: <stdin>:2: unknown command 'frobnicate' (see 'thermpress help')" "stdin script: names <stdin>:2"
 assert_not_contains "$out" "CAPACITY" "stdin script: stopped before line 3"
 
-run_stdin $'sim advance 1s\n' "$TP" --sim
+run_stdin $'replay '"$tmp"$'/no-such-trace.csv\n' "$TP" --sim
 assert_rc 1 "script: runtime failure keeps its status 1"
-assert_match "$err" '^thermpress: <stdin>:1: .*virtual clock' "script: runtime message"
+assert_match "$err" '^thermpress: <stdin>:1: .*cannot open' "script: runtime message"
 
 run_stdin $'show "unterminated\n' "$TP" --sim
 assert_rc 2 "script: unterminated quote"
