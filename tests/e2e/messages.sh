@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$tmp"
 
-run "$TP" --sim --virtual-clock --scenario heat record --duration 1s -o t.csv
+run "$TP" --sim --virtual-clock --scenario heat record --duration 3s -o t.csv
 assert_rc 0 "record a trace"
 
 # replay --backends foo: the backends there are
@@ -61,4 +61,17 @@ assert_contains "$err" "--plot writes SVG only: 'x.png'" "replay --plot x.png: r
 run "$TP" replay t.csv --plot x.svg
 assert_rc 0 "replay --plot x.svg"
 assert_contains "$(head -c 200 x.svg)" "<svg" "replay --plot x.svg: SVG"
+# replay's EXACT: seconds, a reason where exactness cannot hold, - where it does not apply
+run "$TP" replay t.csv --backends pelt:32,decay:250
+assert_rc 0 "replay of the heat trace"
+assert_lines_match "$out" '^pelt:32 .* no: scenario caps inside a tick \(cpu [0-9]+ at [0-9]+\.[0-9]{3} s\)$' \
+	"EXACT: the reason, the time in seconds"
+assert_not_contains "$out" "000000000" "EXACT: no raw nanoseconds"
+assert_lines_match "$out" '^decay:250 .*  -$' "EXACT: - where not compared"
+run_stdin $'record --duration 1s -o p.csv\n' "$TP" --sim --virtual-clock
+run "$TP" replay p.csv --backends pelt:32
+assert_lines_match "$out" '^pelt:32 .*  yes$' "EXACT: yes without a scenario"
+run "$TP" replay --help
+assert_contains "$out" "scenario caps inside a tick" "replay --help explains the reason"
+assert_contains "$out" "where the comparison does not apply" "replay --help explains -"
 finish
