@@ -88,6 +88,28 @@ static const struct cmd_arg *find_option(const struct cmd_entry *e, const char *
 	return NULL;
 }
 
+/* "unknown option '--interva': did you mean '--interval'?" (the options e takes). */
+static int unknown_option(const struct cmd_entry *e, struct cmd_ctx *ctx, const char *w)
+{
+	struct cmd_cands names = { 0 };
+	const struct cmd_arg *a;
+	char near[160] = "", word[64];
+
+	/* "--interva=1s": the name before '=' */
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
+	for (size_t i = 0; (a = args_option(e, i)); i++) {
+		if (a->name[0] == '-')
+			cands_add(&names, a->name);
+		if (a->short_name)
+			cands_add(&names, a->short_name);
+	}
+	cmd_suggest(word, &names, "", near, sizeof(near));
+	cands_free(&names);
+	if (near[0])
+		return cmd_usage_error(ctx, "unknown option '%s': did you mean %s?", w, near);
+	return cmd_usage_error(ctx, "unknown option '%s'", w);
+}
+
 static size_t required_positionals(const struct cmd_entry *e)
 {
 	size_t n = 0;
@@ -423,8 +445,7 @@ static int parse_words(struct parse_state *st, int argc, char **argv)
 		if (a)
 			status = parse_option(st, a, index, match, value, argc, argv, &i);
 		else if (!plain && looks_like_option(w))
-			status = misplaced_global(st, w) ?:
-				 cmd_usage_error(st->ctx, "unknown option '%s'", w);
+			status = misplaced_global(st, w) ?: unknown_option(st->e, st->ctx, w);
 		else
 			status = parse_positional(st, w);
 	}

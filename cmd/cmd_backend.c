@@ -22,6 +22,20 @@ static int list_backends(struct cmd_ctx *ctx, struct tp_backend_info *b, size_t 
 	return 0;
 }
 
+/* The one wording of a decay period a backend rounded (pelt: 32 << shift). */
+static void warn_rounded(struct cmd_ctx *ctx, const char *name, uint32_t asked, long long in_force)
+{
+	cmd_warning(ctx, "%.31s has no decay period of %u ms: %lld ms in force", name, asked,
+		    in_force);
+}
+
+void warn_decays_in_force(struct cmd_ctx *ctx, const struct tp_replay_backend *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i].decay_ms != b[i].asked_ms)
+			warn_rounded(ctx, b[i].ops->name, b[i].asked_ms, b[i].decay_ms);
+}
+
 /*
  * A backend may round the decay period asked for to one it has (pelt: 32 << shift):
  * say what is in force when it differs.  name NULL: the active backend.
@@ -37,8 +51,7 @@ static void warn_decay_in_force(struct cmd_ctx *ctx, const char *name, uint32_t 
 		if (name ? strcmp(b[i].name, name) : !b[i].active)
 			continue;
 		if (b[i].decay_ms != TP_NONE && b[i].decay_ms != (int64_t)asked)
-			cmd_warning(ctx, "%.31s has no decay period of %u ms: %lld ms in force",
-				    b[i].name, asked, (long long)b[i].decay_ms);
+			warn_rounded(ctx, b[i].name, asked, (long long)b[i].decay_ms);
 		return;
 	}
 }

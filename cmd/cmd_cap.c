@@ -35,8 +35,6 @@ int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char 
 	int rc = 0;
 
 	warn[0] = '\0';
-	if (strspn(text, "0123456789") != strlen(text))
-		return 0;	/* not a bare number: nothing to take a snapshot for */
 	if (ctx_snapshot(ctx, &snap))
 		return ctx->status;
 	for (size_t i = 0; i < snap.nr_cpus && !rc; i++) {
@@ -120,10 +118,12 @@ const struct cmd_entry cmd_cap_set_entry = {
 		"such as big) as the cpufreq cooling device would.  VALUE is a frequency "
 		"(2362000 in kHz, 2.36GHz, 1800MHz, 1800000kHz), a capped capacity (cap=600: "
 		"the lowest frequency whose capacity is at least 600) or a percentage of each "
-		"CPU's top frequency (60%).  A bare number is kHz: one below the CPU's lowest "
-		"frequency is refused where the source knows that frequency (did you mean "
-		"50%?), and applied with a warning below a tenth of the maximum where it does "
-		"not.  Everything is checked before anything is applied: "
+		"CPU's top frequency (60%).  Whatever its unit, a VALUE whose frequency is outside "
+		"the CPU's range (its lowest frequency where the source knows it, .. its "
+		"maximum) is refused, with the range in kHz; a bare number is kHz, and one that "
+		"reads as a slip gets a hint (did you mean 50%?).  Where the source does not "
+		"know the lowest frequency, a frequency below a tenth of the maximum is applied "
+		"with a warning.  Everything is checked before anything is applied: "
 		"one bad CPU or value caps nothing.  On a stock kernel a whole frequency domain "
 		"is capped, through its scaling_max_freq (the default, --via scaling_max_freq) or "
 		"its cpufreq cooling device's cur_state (--via cooling), and every original limit "

@@ -19,10 +19,8 @@ static const struct cmd_arg export_opts[] = {
 			 .flags = ARG_REPEAT,
 			 .help = "where to serve HTTP (default 127.0.0.1:9465; port 0: a free one)" },
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
-			   .unit_ns = 1000000000ull, .min = (int64_t)EXPORT_MIN_INTERVAL_NS,
-			   .flags = ARG_REPEAT,
-			   .help = "with --textfile: how often to write (default 15s; a bare number "
-				   "is in seconds)" },
+			   .min = (int64_t)EXPORT_MIN_INTERVAL_NS, .flags = ARG_REPEAT,
+			   .help = "with --textfile: how often to write (default 15s)" },
 	[OPT_TEXTFILE] = { .name = "--textfile", .kind = &kind_dir, .value_name = "DIR",
 			   .flags = ARG_REPEAT,
 			   .help = "write DIR/thermpress.prom for node_exporter instead of serving "
@@ -173,8 +171,8 @@ const struct cmd_entry cmd_export_entry = {
 		"scrape reads the source; when it cannot (the interface went away) the scrape "
 		"says thermpress_up 0 and thermpress_last_error_info gives the reason, and a later "
 		"scrape opens the source again.  --textfile DIR writes the same metrics to "
-		"DIR/thermpress.prom (replaced atomically) every --interval DURATION (default 15s; "
-		"a bare number is in seconds) for node_exporter's textfile collector, instead of "
+		"DIR/thermpress.prom (replaced atomically) every --interval DURATION (default 15s) "
+		"for node_exporter's textfile collector, instead of "
 		"serving HTTP.  The source must open at start.  SIGINT, SIGTERM, SIGHUP or SIGQUIT "
 		"stop it with status 128 + the signal's number.  The installed systemd unit "
 		"thermpress-export.service runs it as a service.  See docs/export.md.",

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "commands.h"
 
 /* Print text wrapped at 78 columns, every line indented by indent. */
@@ -370,7 +372,21 @@ static int exec_commands(struct cmd_ctx *ctx, const struct cmd_args *args)
 static int exec_version(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	/* the library's: the one loaded, whatever the command was built with */
-	out_printf(ctx, "thermpress %s\n", tp_version()->version);
+	const struct tp_version_info *v = tp_version();
+
+	if (ctx->cmd_json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "schema_version", json_object_new_int(1));
+		json_object_object_add(o, "version", json_object_new_string(v->version));
+		json_object_object_add(o, "abi_version", json_object_new_int(v->abi_version));
+		json_object_object_add(o, "backend_abi_version",
+				       json_object_new_int64(v->backend_abi_version));
+		json_object_object_add(o, "trace_version", json_object_new_int(v->trace_version));
+		out_json(ctx, o);
+		return 0;
+	}
+	out_printf(ctx, "thermpress %s\n", v->version);
 	return 0;
 }
 
@@ -400,7 +416,11 @@ const struct cmd_entry cmd_shell_entry = {
 const struct cmd_entry cmd_version_entry = {
 	.path = "version",
 	.summary = "show the version",
-	.help = "Shows thermpress's version.",
+	.help = "Shows thermpress's version; with --json, an object with the version, the "
+		"kernel interface it reads (abi_version, docs/abi.md), the backend plugin "
+		"interface it loads (backend_abi_version) and the trace format it writes "
+		"(trace_version).",
+	.flags = CMD_JSON,
 	.exec = exec_version,
 };
 

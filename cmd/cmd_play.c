@@ -83,7 +83,8 @@ const struct cmd_entry cmd_cap_play_entry = {
 	.pos = cap_play_pos,
 	.summary = "apply a cap profile over time, then restore the caps",
 	.help = "Applies the caps of PROFILE at their times from now: lines of TIME, CPULIST, "
-		"VALUE, where TIME is from the start (0, 250ms, 1.5s; bare numbers in ms), "
+		"VALUE, where TIME is from the start (0, 250ms, 1.5s: a unit "
+		"after every number but 0), "
 		"CPULIST is as for cap set (commas allowed) and VALUE is what cap set takes, or "
 		"clear.  '#' starts a comment.  The whole profile is checked first: a bad line "
 		"applies nothing and names the line.  At the end, or on SIGINT, SIGTERM, SIGHUP, "

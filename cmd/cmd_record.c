@@ -23,11 +23,11 @@ enum { POS_COMMAND };
 
 static const struct cmd_arg record_opts[] = {
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
-			   .unit_ns = 1000000ull, .flags = ARG_REPEAT,
-			   .help = "sample every DURATION (default 10ms; a bare number is in ms)" },
+			   .flags = ARG_REPEAT,
+			   .help = "sample every DURATION (default 10ms; 500us, 0.5s)" },
 	[OPT_DURATION] = { .name = "--duration", .kind = &kind_duration, .value_name = "DURATION",
-			   .unit_ns = 1000000000ull, .flags = ARG_REPEAT,
-			   .help = "record for DURATION (default 60s; a bare number is in seconds)" },
+			   .flags = ARG_REPEAT,
+			   .help = "record for DURATION (default 60s; 1.5s, 2min)" },
 	[OPT_FORMAT] = { .name = "--format", .kind = &kind_trace_format,
 			 .values = (const char *const[]){ "csv", "jsonl", "perfetto", NULL },
 			 .flags = ARG_REPEAT, .help = "the trace format (default csv)" },

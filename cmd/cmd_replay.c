@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -244,6 +245,31 @@ static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 }
 
 /* Whether fp starts like a trace (CSV header or JSON lines) rather than a cap profile. */
+/* A Perfetto trace (record --format perfetto): an output for ui.perfetto.dev only. */
+static bool input_is_perfetto(FILE *fp)
+{
+	char head[512];
+	size_t n = fread(head, 1, sizeof(head) - 1, fp);
+
+	rewind(fp);
+	head[n] = '\0';
+	return head[strspn(head, " \t\r\n")] == '{' &&
+	       (strstr(head, "\"displayTimeUnit\"") || strstr(head, "\"traceEvents\""));
+}
+
+/* --plot writes SVG: a name with another extension (x.png) is refused, not misnamed. */
+static int check_plot_name(struct cmd_ctx *ctx, const char *plot)
+{
+	const char *base = strrchr(plot, '/'), *dot;
+
+	base = base ? base + 1 : plot;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base || !strcasecmp(dot, ".svg"))
+		return 0;
+	return cmd_usage_error(ctx, "--plot writes SVG only: '%s' names another format (%s); "
+			       "give a name ending in .svg", plot, dot);
+}
+
 static bool input_is_trace(FILE *fp)
 {
 	char head[4096];
@@ -254,19 +280,32 @@ static bool input_is_trace(FILE *fp)
 	return tp_trace_detect(head, n, &format) == 1;
 }
 
-static const char *exact_text(const struct tp_replay_summary *s, char *buf, size_t len)
+/*
+ * "yes", "-" (not compared), or "no (cpu 4 at 12.000 s)" at the first difference, with
+ * the reason where exactness cannot hold: a simulator scenario (heat) caps from inside
+ * a tick, which a trace sampled between ticks cannot place (docs/experiments.md).
+ */
+static const char *exact_text(const struct tp_replay_summary *s, const struct tp_trace_meta *meta,
+			      char *buf, size_t len)
 {
+	char at[32];
+
 	if (s->exact < 0)
 		return FMT_NONE;
 	if (s->exact)
 		return "yes";
-	snprintf(buf, len, "no (cpu %d at %" PRIu64 ")", s->mismatch_cpu, s->mismatch_time_ns);
+	fmt_time(at, sizeof(at), s->mismatch_time_ns);
+	if (strstr(meta->source, "scenario "))
+		snprintf(buf, len, "no: scenario caps inside a tick (cpu %d at %s)",
+			 s->mismatch_cpu, at);
+	else
+		snprintf(buf, len, "no (cpu %d at %s)", s->mismatch_cpu, at);
 	return buf;
 }
 
 static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_trace_span *t,
-			bool profile, int hz, const struct tp_replay_backend *b, size_t nb,
-			const struct tp_replay_summary *s)
+			const struct tp_trace_meta *meta, bool profile, int hz,
+			const struct tp_replay_backend *b, size_t nb, const struct tp_replay_summary *s)
 {
 	char buf[96], span[32];
 
@@ -285,7 +324,7 @@ static void print_table(struct cmd_ctx *ctx, const char *file, const struct tp_t
 			snprintf(t90, sizeof(t90), "%.1f", s[i].t90_ms);
 		out_printf(ctx, "%-12s %8.2f %6zu %9s %9s %6zu %12.3f  %s\n", b[i].label,
 			   s[i].mad, s[i].steps, t50, t90, s[i].steps - s[i].reached90,
-			   s[i].capacity_s_lost, exact_text(&s[i], buf, sizeof(buf)));
+			   s[i].capacity_s_lost, exact_text(&s[i], meta, buf, sizeof(buf)));
 	}
 }
 
@@ -444,8 +483,14 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 				      &r->err);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &r->err);
+	warn_decays_in_force(ctx, r->b, r->nb);
 	if ((status = open_input(ctx, r->file, &r->in)))
 		return status;
+	if (input_is_perfetto(r->in))
+		return cmd_usage_error(ctx, "%s is a Perfetto trace (record --format perfetto), an "
+				       "output format for ui.perfetto.dev: replay reads a trace "
+				       "recorded as csv or jsonl (record --format csv|jsonl) or a "
+				       "cap profile", r->file);
 	r->profile = !input_is_trace(r->in);
 	r->pass.ctx = ctx;
 	r->pass.progress = exp_progress_enabled(ctx);
@@ -633,7 +678,9 @@ static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
 	r->plot = o[OPT_PLOT].text;
 	r->plot_cpu = o[OPT_PLOT_CPU].given ? (int)o[OPT_PLOT_CPU].v.i : -1;
 	r->ro.hz = o[OPT_HZ].given ? (int)o[OPT_HZ].v.i : 0;
-	status = replay_open(ctx, r, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text
+	status = r->plot ? check_plot_name(ctx, r->plot) : 0;
+	if (!status)
+		status = replay_open(ctx, r, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text
 							   : DEFAULT_BACKENDS);
 	if (!status)
 		status = replay_run(ctx, r);
@@ -645,7 +692,8 @@ static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
 		out_json(ctx, json_summary(r->file, r->profile, &r->meta, r->ro.hz, &r->sc.span, r->b, r->nb,
 					   r->sums));
 	else if (!status && r->csv != stdout)
-		print_table(ctx, r->file, &r->sc.span, r->profile, r->ro.hz, r->b, r->nb, r->sums);
+		print_table(ctx, r->file, &r->sc.span, &r->meta, r->profile, r->ro.hz, r->b, r->nb,
+			    r->sums);
 	replay_free(r);
 	return status;
 }
@@ -662,9 +710,13 @@ const struct cmd_entry cmd_replay_entry = {
 		"topology, from a fresh state, for 1 s after its last line).  Prints one line "
 		"per backend: the mean absolute deviation from the instantaneous pressure at the "
 		"ticks, the steps, the mean time to 50 % and 90 % of each step, the steps that "
-		"never reached 90 %, the capacity-seconds lost, and whether the trace's own "
-		"averages were reproduced exactly (for the trace's backend, when it records "
-		"where its state starts).  -o writes every update as CSV (time_ns, cpu, backend, "
+		"never reached 90 %, the capacity-seconds lost, and EXACT: whether the trace's own "
+		"averages were reproduced exactly, yes, or no (cpu C at T s) at the first "
+		"difference; - where the comparison does not apply (another backend or decay "
+		"period than the trace's, or a trace that does not record where its state "
+		"starts).  A simulator scenario (--scenario heat) caps from inside a tick, "
+		"which the trace cannot place: there it reads no: scenario caps inside a tick.  "
+		"-o writes every update as CSV (time_ns, cpu, backend, "
 		"decay_ms, pressure, avg_pressure); --plot draws the pressure of one CPU "
 		"(--plot-cpu, default the first whose pressure changes) and each backend's "
 		"average as a self-contained SVG.  The trace is streamed (memory does not grow with its "

@@ -12,8 +12,8 @@
 #include "signals.h"
 
 static const struct cmd_arg sim_advance_pos[] = {
-	{ .name = "DURATION", .kind = &kind_duration, .unit_ns = 1000000ull,
-	  .help = "how far: 400 (ms), 400ms, 1.5s, 250us" },
+	{ .name = "DURATION", .kind = &kind_duration,
+	  .help = "how far: 400ms, 1.5s, 250us" },
 	{ 0 },
 };
 
@@ -45,6 +45,10 @@ static int exec_sim_advance(struct cmd_ctx *ctx, const struct cmd_args *args)
 	if (!ctx_source(ctx))
 		return ctx->status;
 	rc = tp_sim_advance(ctx->src, ns, &err);
+	if (rc == -EINVAL && ctx->opts.kind == TP_SOURCE_SIM && !ctx->opts.sim_virtual_clock)
+		return cmd_usage_error(ctx, "the simulator runs on the real clock: add "
+				       "--virtual-clock before the command (thermpress --sim "
+				       "--virtual-clock ...) to advance its clock");
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc == -EINVAL ? -ENOTSUP : rc, &err);
 	return 0;

@@ -38,9 +38,8 @@ static const struct cmd_arg cap_hold_pos[] = {
 };
 static const struct cmd_arg cap_hold_opts[] = {
 	[OPT_FOR] = { .name = "--for", .kind = &kind_duration, .value_name = "DURATION",
-		      .unit_ns = 1000000000ull, .flags = ARG_REPEAT,
-		      .help = "how long to hold the cap (a bare number in seconds); default: "
-			      "until interrupted" },
+		      .flags = ARG_REPEAT,
+		      .help = "how long to hold the cap (30s, 2min); default: until interrupted" },
 	[OPT_VIA] = CMD_OPT_VIA,
 	{ 0 },
 };

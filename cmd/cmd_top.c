@@ -14,9 +14,8 @@ extern const struct cmd_entry cmd_top_entry;
 enum { OPT_INTERVAL, OPT_DELAY, OPT_CPUS, OPT_ONCE, OPT_SCENARIO, OPT_NO_COLOR, OPT_NO_UNICODE };
 static const struct cmd_arg top_opts[] = {
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
-			   .unit_ns = 1000000000ull, .min = (int64_t)TOP_MIN_INTERVAL_NS,
-			   .flags = ARG_REPEAT,
-			   .help = "sample every DURATION (default 1s; a bare number is in seconds)" },
+			   .min = (int64_t)TOP_MIN_INTERVAL_NS, .flags = ARG_REPEAT,
+			   .help = "sample every DURATION (default 1s; 500ms, 1.5s)" },
 	/* htop's -d: the same interval, a bare number in tenths of a second */
 	[OPT_DELAY] = { .name = "--delay", .short_name = "-d", .kind = &kind_duration,
 			.value_name = "TENTHS", .unit_ns = 100000000ull,
@@ -91,9 +90,9 @@ const struct cmd_entry cmd_top_entry = {
 		"or cluster with the curves the other backends would give (estimates).  Keys: "
 		"arrows or h/j/k/l select, f follows the most pressured domain (or stops), y switches the plot's y axis between fitted and 0..1024, c caps the selection (as cap set), x clears, b chooses the "
 		"backend, + and - double and halve the decay period, p pauses, ? or F1 helps, q or "
-		"F10 quits.  --interval DURATION samples every DURATION (default 1s; a bare number "
-		"is in seconds); -d, --delay TENTHS is the same in tenths of a second, as htop's "
-		"-d.  --no-color and --no-unicode draw without colours (as NO_COLOR) and with "
+		"F10 quits.  --interval DURATION samples every DURATION (default 1s; a "
+		"duration takes its unit: 500ms, 1.5s); -d, --delay TENTHS is the same in tenths of "
+		"a second, as htop's -d (5 is 0.5s).  --no-color and --no-unicode draw without colours (as NO_COLOR) and with "
 		"ASCII only (as a locale that is not UTF-8).  On the simulator's virtual clock (--sim --virtual-clock) each interval "
 		"also advances the clock by the interval.  --once prints one frame as plain text "
 		"and exits.  --scenario NAME runs the simulator with a thermal scenario (heat).  "

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <thermpress/experiment.h>
 #include <thermpress/thermpress.h>
 
 #define EXIT_RUNTIME 1		/* no interface, permission denied, kernel refused */
@@ -42,6 +43,13 @@ struct cmd_cands {
 void cands_add(struct cmd_cands *c, const char *word);
 void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc);
 void cands_free(struct cmd_cands *c);
+
+/* suggest.c: the Damerau-Levenshtein distance of a and b ((size_t)-1: too long), and
+ * the candidates nearest word when it reads as a slip ("'show'", "'--interval'"; with
+ * prefix, "'cap set'"), else "" (git's "did you mean"). */
+size_t cmd_edit_distance(const char *a, const char *b);
+void cmd_suggest(const char *word, const struct cmd_cands *cands, const char *prefix, char *out,
+		 size_t len);
 
 /*
  * How a value is read, checked and completed (kinds.c): an option's value or a
@@ -99,7 +107,8 @@ struct cmd_arg {
 				   positional: its synopsis, when not NAME or [NAME...] */
 	const char *const *values;	/* enum-like kinds: the words accepted and completed */
 	int64_t min, max;	/* kind_int: the range; kind_duration: min ns (0: none) */
-	uint64_t unit_ns;	/* kind_duration: the unit of a bare number */
+	uint64_t unit_ns;	/* kind_duration: the unit of a bare number (0: a bare number
+				 * is refused, the rule of every duration but top -d's tenths) */
 	unsigned flags;		/* ARG_* */
 	const char *help;	/* one line: help COMMAND, the man page */
 };
@@ -318,6 +327,9 @@ int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);
 	.values = (const char *const[]){ "scaling_max_freq", "cooling", NULL }, \
 	.help = "on a stock kernel, cap through scaling_max_freq (the default) or the " \
 		"cpufreq cooling device" }
+/* A warning for each backend of a --backends list whose decay period was rounded, in
+ * the words of decay set's ("pelt has no decay period of 33 ms: 32 ms in force"). */
+void warn_decays_in_force(struct cmd_ctx *ctx, const struct tp_replay_backend *b, size_t n);
 /* tp_cap_check_bare() of the VALUE text on each CPU of set: 0 (with a warning to show
  * after capping in warn, or "") or an exit status (reported). */
 int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,

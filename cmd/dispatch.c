@@ -142,13 +142,26 @@ bool cmd_has_children(const char *path)
 void cmd_unknown_message(char *msg, size_t msglen, enum cmd_mode mode, const char *path,
 			 const char *word)
 {
+	struct cmd_cands kids = { 0 }, offered = { 0 };
+	char near[192], mean[224] = "";
+
+	/* the commands this mode offers under path, nearest the word first (git's help.c) */
+	cmd_children(path, false, &kids);
+	for (size_t k = 0; k < kids.n; k++)
+		if (!is_unoffered_word(path, kids.v[k], mode))
+			cands_add(&offered, kids.v[k]);
+	cmd_suggest(word, &offered, path, near, sizeof(near));
+	cands_free(&kids);
+	cands_free(&offered);
+	if (near[0])
+		snprintf(mean, sizeof(mean), ": did you mean %s?", near);
 	/* the shell's own help is `?` */
 	if (mode == MODE_SHELL)
-		snprintf(msg, msglen, "unknown command '%s%s%s' (%s%s? lists the commands)",
-			 path, *path ? " " : "", word, path, *path ? " " : "");
+		snprintf(msg, msglen, "unknown command '%s%s%s'%s (%s%s? lists the commands)",
+			 path, *path ? " " : "", word, mean, path, *path ? " " : "");
 	else
-		snprintf(msg, msglen, "unknown command '%s%s%s' (see 'thermpress help%s%s')",
-			 path, *path ? " " : "", word, *path ? " " : "", path);
+		snprintf(msg, msglen, "unknown command '%s%s%s'%s (see 'thermpress help%s%s')",
+			 path, *path ? " " : "", word, mean, *path ? " " : "", path);
 }
 
 int cmd_resolve(enum cmd_mode mode, int argc, char **argv, struct cmd_match *m, char *msg,

@@ -65,6 +65,13 @@ static int parse_duration(struct cmd_ctx *ctx, const struct cmd_arg *a, const ch
 	char least[32];
 	int rc = tp_parse_duration_ns(text, a->unit_ns, &out->ns, &err);
 
+	/* the only duration with a unit for a bare number: top -d, htop's tenths */
+	if (rc < 0 && a->unit_ns == 100000000ull)
+		return cmd_error(ctx, EXIT_USAGE, "invalid value '%s' for %s (tenths of a second, "
+				 "as htop -d: 5 is 0.5s; or a duration with a unit: 500ms)", text,
+				 a->short_name ? a->short_name : a->name);
+	if (rc < 0 && a->name[0] == '-')
+		return cmd_error(ctx, EXIT_USAGE, "%s: %s", a->name, err.msg);
 	if (rc < 0)
 		return cmd_tp_error(ctx, rc, &err);
 	if (a->min > 0 && out->ns < (uint64_t)a->min) {
@@ -221,7 +228,13 @@ static void complete_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, int 
 	for (const char *const *s = tp_sim_scenarios(); *s; s++)
 		cands_add(out, *s);
 }
-const struct cmd_kind kind_scenario = { "scenario", NULL, complete_scenario };
+static int parse_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
+			  union cmd_value *out)
+{
+	(void)a, (void)out;
+	return parse_sim_scenario(ctx, text);
+}
+const struct cmd_kind kind_scenario = { "scenario", parse_scenario, complete_scenario };
 
 static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)

@@ -68,6 +68,27 @@ static int apply_global(struct cmd_ctx *ctx, struct globals *g, int opt, const c
 	return 0;
 }
 
+/* "unknown option '--shim': did you mean '--sim'?" among the global options. */
+static void unknown_global(struct cmd_ctx *ctx, const char *a)
+{
+	struct cmd_cands names = { 0 };
+	char near[160], word[64];
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(a, "="), a);
+	for (int k = 0; global_options[k].name; k++) {
+		cands_add(&names, global_options[k].name);
+		if (global_options[k].short_name)
+			cands_add(&names, global_options[k].short_name);
+	}
+	cmd_suggest(word, &names, "", near, sizeof(near));
+	cands_free(&names);
+	if (near[0])
+		cmd_error(ctx, EXIT_USAGE, "unknown option '%s': did you mean %s? (see 'thermpress "
+			  "--help')", a, near);
+	else
+		cmd_error(ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')", a);
+}
+
 /* The global options before the command: the index of the first word after them, or
  * -1 after a usage error (reported). */
 static int parse_globals(struct cmd_ctx *ctx, struct globals *g, int argc, char **argv)
@@ -86,7 +107,7 @@ static int parse_globals(struct cmd_ctx *ctx, struct globals *g, int argc, char 
 			if (args_match(&global_options[k], a, &v) >= 0)
 				opt = k;
 		if (opt < 0 || (!global_options[opt].kind && v)) {
-			cmd_error(ctx, EXIT_USAGE, "unknown option '%s' (see 'thermpress --help')", a);
+			unknown_global(ctx, a);
 			return -1;
 		}
 		if (global_options[opt].kind && !(global_options[opt].flags & ARG_VALUE_INLINE) &&

@@ -125,8 +125,16 @@ static const struct unit time_units[] = {
 int tp_parse_duration_ns(const char *text, uint64_t default_unit_ns, uint64_t *ns,
 			 struct tp_error *err)
 {
-	int rc = parse_with_unit(text, time_units, default_unit_ns, 1, ns);
+	unsigned __int128 nano;
+	size_t n = parse_decimal_nano(text, &nano);
+	int rc;
 
+	/* the one rule for durations: a number needs its unit (docs/values.md) */
+	if (!default_unit_ns && n && text[n] == '\0' && nano)
+		return tp_error_set(err, -EINVAL,
+			"duration '%s' has no unit: did you mean %ss? (a positive number with a "
+			"unit: 400ms, 1.5s, 250us)", text, text);
+	rc = parse_with_unit(text, time_units, default_unit_ns, 1, ns);
 	if (rc == -EDOM)
 		return tp_error_set(err, -EINVAL, "duration '%s' is not a whole number of ns", text);
 	if (rc < 0 || *ns == 0)
@@ -214,62 +222,112 @@ static void slip_hint(uint64_t value, const struct tp_cpu *cpu, char *buf, size_
 		buf[0] = '\0';
 }
 
-int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
-		      struct tp_error *err)
+/* "1800000 kHz" for a frequency, "60% (1417200 kHz)" or "cap=600 (1384000 kHz)" else. */
+static void describe_value(const struct tp_cap_value *value, uint64_t khz, char *buf, size_t len)
 {
-	char hint[64];
-	uint64_t khz;
-
-	if (len)
-		warn[0] = '\0';
-	if (!*text || strspn(text, "0123456789") != strlen(text) ||
-	    tp_parse_freq_khz(text, &khz, NULL) < 0 || cpu->max_freq_khz <= 0 ||
-	    khz > (uint64_t)cpu->max_freq_khz)
-		return 0;	/* a unit, or refused anyway by tp_cap_resolve_khz */
-	slip_hint(khz, cpu, hint, sizeof(hint));
-	if (cpu->min_freq_khz > 0) {
-		if (khz >= (uint64_t)cpu->min_freq_khz)
-			return 0;
-		return tp_error_set(err, -EINVAL,
-			"%llu kHz is below cpu %d's lowest frequency (%lld..%lld kHz)%s",
-			(unsigned long long)khz, cpu->cpu, (long long)cpu->min_freq_khz,
-			(long long)cpu->max_freq_khz, hint);
+	switch (value->kind) {
+	case TP_CAP_PERCENT:
+		snprintf(buf, len, "%llu%% (%llu kHz)", (unsigned long long)value->value,
+			 (unsigned long long)khz);
+		return;
+	case TP_CAP_CAPACITY:
+		snprintf(buf, len, "cap=%llu (%llu kHz)", (unsigned long long)value->value,
+			 (unsigned long long)khz);
+		return;
+	default:
+		snprintf(buf, len, "%llu kHz", (unsigned long long)khz);
 	}
-	if (khz < (uint64_t)cpu->max_freq_khz / 10 && len)
-		snprintf(warn, len, "%llu kHz is below a tenth of cpu %d's maximum (%lld kHz), "
-			 "and its lowest frequency is unknown%s", (unsigned long long)khz,
-			 cpu->cpu, (long long)cpu->max_freq_khz, hint);
+}
+
+/*
+ * The one range check of a cap, whatever the unit it was written in: the frequency khz
+ * must lie in the CPU's range, lowest..max kHz (1..max where the source does not know
+ * the lowest).  The message, the same for every unit and every source, ends with hint.
+ */
+static int check_range(const struct tp_cap_value *value, uint64_t khz, const struct tp_cpu *cpu,
+		       const char *hint, struct tp_error *err)
+{
+	uint64_t max_khz = (uint64_t)cpu->max_freq_khz;
+	uint64_t low = cpu->min_freq_khz > 0 ? (uint64_t)cpu->min_freq_khz : 1;
+	char what[96];
+
+	describe_value(value, khz, what, sizeof(what));
+	if (khz > max_khz)
+		return tp_error_set(err, -EINVAL, "%s is above cpu %d's maximum (%llu..%llu kHz)%s",
+				    what, cpu->cpu, (unsigned long long)low,
+				    (unsigned long long)max_khz, hint);
+	if (khz < low)
+		return tp_error_set(err, -EINVAL,
+				    "%s is below cpu %d's lowest frequency (%llu..%llu kHz)%s",
+				    what, cpu->cpu, (unsigned long long)low,
+				    (unsigned long long)max_khz, hint);
+	return 0;
+}
+
+/* tp_cap_resolve_khz, with hint at the end of a range error. */
+static int resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
+		       const char *hint, uint64_t *khz, struct tp_error *err)
+{
+	if (cpu->max_freq_khz <= 0 || cpu->max_capacity <= 0)
+		return tp_error_set(err, -ENODATA, "cpu %d has no known maximum frequency", cpu->cpu);
+	uint64_t max_khz = (uint64_t)cpu->max_freq_khz;
+	uint64_t max_cap = (uint64_t)cpu->max_capacity;
+	uint64_t want;
+
+	switch (value->kind) {
+	case TP_CAP_KHZ:
+		want = value->value;
+		break;
+	case TP_CAP_CAPACITY:
+		if (value->value > max_cap)
+			return tp_error_set(err, -EINVAL,
+				"capacity %llu is above cpu %d's maximum (cap=1..cap=%llu)",
+				(unsigned long long)value->value, cpu->cpu, (unsigned long long)max_cap);
+		want = mul_div_round_up(max_khz, value->value, max_cap);
+		break;
+	case TP_CAP_PERCENT:
+		want = mul_div_round_up(max_khz, value->value, 100);
+		break;
+	default:
+		return tp_error_set(err, -EINVAL, "unknown cap kind");
+	}
+	if (check_range(value, want, cpu, hint, err) < 0)
+		return -EINVAL;
+	*khz = want;
 	return 0;
 }
 
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
 		       uint64_t *khz, struct tp_error *err)
 {
-	if (cpu->max_freq_khz <= 0 || cpu->max_capacity <= 0)
-		return tp_error_set(err, -ENODATA, "cpu %d has no known maximum frequency", cpu->cpu);
-	uint64_t max_khz = (uint64_t)cpu->max_freq_khz;
-	uint64_t max_cap = (uint64_t)cpu->max_capacity;
+	return resolve_khz(value, cpu, "", khz, err);
+}
 
-	switch (value->kind) {
-	case TP_CAP_KHZ:
-		if (value->value > max_khz)
-			return tp_error_set(err, -EINVAL,
-				"%llu kHz is above cpu %d's maximum (1..%llu kHz)",
-				(unsigned long long)value->value, cpu->cpu, (unsigned long long)max_khz);
-		*khz = value->value;
-		return 0;
-	case TP_CAP_CAPACITY:
-		if (value->value > max_cap)
-			return tp_error_set(err, -EINVAL,
-				"capacity %llu is above cpu %d's maximum (cap=1..cap=%llu)",
-				(unsigned long long)value->value, cpu->cpu, (unsigned long long)max_cap);
-		*khz = mul_div_round_up(max_khz, value->value, max_cap);
-		return 0;
-	case TP_CAP_PERCENT:
-		*khz = mul_div_round_up(max_khz, value->value, 100);
-		return 0;
-	}
-	return tp_error_set(err, -EINVAL, "unknown cap kind");
+int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
+		      struct tp_error *err)
+{
+	struct tp_cap_value value;
+	char hint[64] = "";
+	uint64_t khz;
+	int rc;
+
+	if (len)
+		warn[0] = '\0';
+	if (tp_parse_cap_value(text, &value, NULL) < 0 || cpu->max_freq_khz <= 0)
+		return 0;	/* refused anyway, by the parser or tp_cap_resolve_khz */
+	/* a bare number is kHz, and often a slip for 50% or 50MHz */
+	if (*text && strspn(text, "0123456789") == strlen(text) &&
+	    value.value <= (uint64_t)cpu->max_freq_khz)
+		slip_hint(value.value, cpu, hint, sizeof(hint));
+	rc = resolve_khz(&value, cpu, hint, &khz, err);
+	if (rc < 0)
+		return rc == -ENODATA ? 0 : rc;
+	if (cpu->min_freq_khz <= 0 && value.kind == TP_CAP_KHZ &&
+	    khz < (uint64_t)cpu->max_freq_khz / 10 && len)
+		snprintf(warn, len, "%llu kHz is below a tenth of cpu %d's maximum (%lld kHz), "
+			 "and its lowest frequency is unknown%s", (unsigned long long)khz,
+			 cpu->cpu, (long long)cpu->max_freq_khz, hint);
+	return 0;
 }
 
 uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_khz)

@@ -25,7 +25,7 @@ static int parse_time(const char *text, uint64_t *ns, struct tp_error *err)
 			*ns = 0;
 			return 0;
 		}
-	return tp_parse_duration_ns(text, 1000000ull, ns, err);
+	return tp_parse_duration_ns(text, 0, ns, err);
 }
 
 static int parse_step(char *line, const struct tp_snapshot *topo, struct tp_profile_step *st,

@@ -41,9 +41,19 @@ int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugi
 		if (colon)
 			*colon = '\0';
 		ops = tp_plugins_find(plugins, tok);
-		if (!ops)
-			return tp_error_set(err, -EINVAL, "unknown backend '%.32s' in '%.100s'", tok,
-					    list);
+		if (!ops) {
+			char names[256] = "";
+
+			for (size_t i = 0; i < tp_plugins_count(plugins); i++) {
+				size_t l = strlen(names);
+
+				snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "",
+					 tp_plugins_get(plugins, i)->name);
+			}
+			return tp_error_set(err, -EINVAL,
+					    "unknown backend '%.32s' in '%.100s' (available: %s)", tok,
+					    list, names);
+		}
 		if (colon) {
 			struct tp_error e = { 0 };
 
@@ -64,6 +74,7 @@ int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugi
 			return tp_error_set(err, -EINVAL, "too many backends (at most %zu)", max);
 		out[n].ops = ops;
 		out[n].decay_ms = in_force;
+		out[n].asked_ms = decay;
 		if (ops->decay_max_ms)
 			snprintf(out[n].label, sizeof(out[n].label), "%s:%u", ops->name, in_force);
 		else

@@ -52,8 +52,8 @@ int tpsim_scenario_create(const char *name, const struct tp_sim *sim,
 	if (!name || !*name || !strcmp(name, "none"))
 		return 0;
 	if (strcmp(name, "heat"))
-		return tp_error_set(err, -EINVAL, "unknown simulator scenario '%.64s' (heat)",
-				    name);
+		return tp_error_set(err, -EINVAL, "unknown scenario '%.64s' (expected %s)", name,
+				    "heat");
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return tp_error_set(err, -ENOMEM, "out of memory for the scenario");

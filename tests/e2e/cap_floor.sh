@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# A bare number is kHz: below the CPU's lowest frequency it is refused where the source
+# A cap below the CPU's lowest frequency is refused, whatever its unit, where the source
 # knows that frequency (the simulator's lowest operating point, a stock kernel's
-# cpuinfo_min_freq), with a hint, changing nothing; where the source does not know it
-# (the patched interface), a number below a tenth of the maximum is applied with a
-# warning.
+# cpuinfo_min_freq), changing nothing; a bare number (kHz) with a hint.  Where the source
+# does not know it (the patched interface), a frequency below a tenth of the maximum is
+# applied with a warning.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$E2E_DIR/../support/patched_tree.sh"
@@ -24,7 +24,9 @@ assert_rc 0 "sim: cap set big 903000, the lowest operating point"
 assert_contains "$out" "903/2362" "sim: capped at the lowest operating point"
 assert_not_contains "$err" "kHz" "sim: at the lowest operating point, nothing said"
 run "$TP" --sim cap set big 900MHz
-assert_rc 0 "sim: cap set big 900MHz: a unit, taken as meant"
+assert_rc 2 "sim: cap set big 900MHz: a unit is checked the same"
+assert_contains "$err" "900000 kHz is below cpu 4's lowest frequency (903000..2362000 kHz)" \
+	"sim: cap set big 900MHz: the same range text"
 run "$TP" --sim cap hold big 50 --for 1ms
 assert_rc 2 "sim: cap hold big 50"
 assert_contains "$err" "did you mean 50%?" "sim: cap hold big 50: refused too"

@@ -36,7 +36,7 @@ show
 S
 run "$TP" --sim -f "$tmp/bad.tp"
 assert_rc 2 "script: bad value stops with exit 2"
-assert_eq "$err" "thermpress: $tmp/bad.tp:4: cap set: 3000000 kHz is above cpu 4's maximum (1..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "script: FILE:LINE: message"
+assert_eq "$err" "thermpress: $tmp/bad.tp:4: cap set: 3000000 kHz is above cpu 4's maximum (903000..2362000 kHz) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "script: FILE:LINE: message"
 assert_eq "$out" "" "script: nothing after the failure ran"
 
 run_stdin $'show status\nfrobnicate\nshow\n' "$TP" --sim
@@ -44,9 +44,9 @@ assert_rc 2 "stdin script: unknown command"
 assert_eq "$err" "thermpress: <stdin>:2: unknown command 'frobnicate' (see 'thermpress help')" "stdin script: names <stdin>:2"
 assert_not_contains "$out" "CAPACITY" "stdin script: stopped before line 3"
 
-run_stdin $'sim advance 1s\n' "$TP" --sim
+run_stdin $'replay '"$tmp"$'/no-such-trace.csv\n' "$TP" --sim
 assert_rc 1 "script: runtime failure keeps its status 1"
-assert_match "$err" '^thermpress: <stdin>:1: .*virtual clock' "script: runtime message"
+assert_match "$err" '^thermpress: <stdin>:1: .*cannot open' "script: runtime message"
 
 run_stdin $'show "unterminated\n' "$TP" --sim
 assert_rc 2 "script: unterminated quote"

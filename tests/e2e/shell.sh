@@ -94,7 +94,7 @@ shell_error 's' "ambiguous command 's' (could be: show, sim)" "ambiguous command
 shell_error 'cap' "'cap' needs a subcommand (set, clear, restore, play)" "group without a subcommand"
 shell_error 'cap frob' "unknown command 'cap frob' (cap ? lists the commands)" "unknown subcommand"
 shell_error 'cap set 4' "cap set: missing VALUE (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])" "missing argument"
-shell_error 'version extra' "version: unexpected argument 'extra' (usage: version)" "unexpected argument"
+shell_error 'version extra' "version: unexpected argument 'extra' (usage: version [--json])" "unexpected argument"
 shell_error 'shell' "'shell' cannot be run inside the shell" "no shell in the shell"
 for w in 'cap set 4' 'version extra'; do
 	run "$TP" --sim $w
@@ -156,7 +156,8 @@ for c in top export record bench shell; do
 done
 assert_match "$b" "  quit +leave the shell" "? quit: lowercase help"
 assert_eq "$(block 'quit \?' | grep -v '^quit' | grep -v '^$' | head -1)" "  <cr>" "quit ?: only <cr>, the shell goes on"
-assert_eq "$(block 'version \?' | grep -v '^version' | grep -v '^$' | head -1)" "  <cr>" "version ?: <cr>, not an argument"
+assert_match "$(block 'version \?' | grep -v '^version' | grep -v '^$' | head -1)" "^  \[--json\] +show the version" "version ?: --json, not an argument"
+assert_contains "$(block 'version \?')" "  <cr>" "version ?: and <cr>"
 b=$(block 'cap \?')
 for c in set clear restore play; do
 	assert_match "$b" "  $c +" "cap ? lists cap $c"

@@ -174,7 +174,7 @@ assert_eq "$err" "thermpress: empty.csv: the trace has no samples to replay" "re
 
 run "$TP" replay t-decay.csv --backends pelt:32,turbo
 assert_eq "$rc" 2 "replay unknown backend: exit 2"
-assert_eq "$err" "thermpress: unknown backend 'turbo' in 'pelt:32,turbo'" "replay unknown backend: message"
+assert_eq "$err" "thermpress: unknown backend 'turbo' in 'pelt:32,turbo' (available: instant, pelt, decay, none)" "replay unknown backend: message"
 # none: accepted alone, refused with a decay period (as instant), nothing written
 run "$TP" replay t-decay.csv --backends none,instant --json
 assert_eq "$rc" 0 "replay --backends none: exit 0"

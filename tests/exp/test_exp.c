@@ -100,7 +100,7 @@ static void record_and_replay(const char *backend, uint32_t decay, int hz,
 		{ 3, "0-1", "60%" },		/* onto a tick time (after it ran) */
 		{ 250, "big", "cap=600" },
 		{ 1, "all", "clear" },
-		{ 700, "4,6", "900MHz" },
+		{ 700, "4,6", "903MHz" },
 		{ 1300, "little", "50%" },
 		{ 2, "big", "clear" },
 		{ 611, "all", "clear" },

@@ -112,11 +112,12 @@ static bool ref_uint(const char *text, uint64_t max, uint64_t *out)
 	return true;
 }
 
-static const uint64_t default_units[] = { 1, 1000, 1000000, 1000000000 };
+/* 0: no default unit, a bare number is refused (every duration option but top -d) */
+static const uint64_t default_units[] = { 0, 1, 1000, 1000000, 1000000000 };
 
 static void check_duration(const char *text, uint8_t param)
 {
-	uint64_t unit = default_units[param % 4], got = 0, want = 0;
+	uint64_t unit = default_units[param % 5], got = 0, want = 0;
 	struct tp_error err = { 0 };
 	int rc = tp_parse_duration_ns(text, unit, &got, &err);
 	bool ok = ref_value(text, ref_time, unit, &want) && want > 0;
@@ -266,28 +267,44 @@ static void check_resolve(const struct tp_cap_value *value, int64_t max_khz, int
 	}
 }
 
-/* A bare number below the lowest frequency: refused where it is known; where it is
- * not, a warning below a tenth of the maximum.  Anything else passes silently. */
+/* The frequency value stands for on a CPU of max_khz and capacity 1024 (rounded up). */
+static u128 ref_khz(const struct tp_cap_value *value, int64_t max_khz)
+{
+	u128 num = (u128)(uint64_t)max_khz * value->value;
+
+	switch (value->kind) {
+	case TP_CAP_CAPACITY:
+		return num / 1024 + (num % 1024 != 0);
+	case TP_CAP_PERCENT:
+		return num / 100 + (num % 100 != 0);
+	default:
+		return value->value;
+	}
+}
+
+/* One range check, whatever the unit: outside lowest..max refused where the lowest is
+ * known; where it is not, 1..max, and a frequency below a tenth of the maximum is
+ * allowed with a warning.  Anything else passes silently. */
 static void check_bare(const char *text, const struct tp_cap_value *value, int64_t max_khz)
 {
 	struct tp_cpu cpu = { .cpu = 3, .max_freq_khz = max_khz, .max_capacity = 1024,
 			      .min_freq_khz = max_khz / 4 + 1 };
 	struct tp_error err = { 0 };
 	char warn[256];
-	bool bare = *text && strspn(text, "0123456789") == strlen(text);
-	bool in_range = value->kind == TP_CAP_KHZ && value->value <= (uint64_t)max_khz;
+	u128 khz = ref_khz(value, max_khz);
+	bool above = khz > (u128)max_khz, below = khz < (u128)cpu.min_freq_khz;
 	int rc = tp_cap_check_bare(text, &cpu, warn, sizeof(warn), &err);
 
-	FUZZ_CHECK((rc < 0) == (bare && in_range && value->value < (uint64_t)cpu.min_freq_khz),
-		   "'%s' on %lld..%lld kHz: rc %d", text, (long long)cpu.min_freq_khz,
-		   (long long)max_khz, rc);
-	FUZZ_CHECK(rc < 0 ? rc == -EINVAL && strstr(err.msg, "lowest frequency") : !warn[0],
+	FUZZ_CHECK((rc < 0) == (above || below), "'%s' on %lld..%lld kHz: rc %d", text,
+		   (long long)cpu.min_freq_khz, (long long)max_khz, rc);
+	FUZZ_CHECK(rc < 0 ? rc == -EINVAL && strstr(err.msg, above ? "maximum" : "lowest frequency")
+			  : !warn[0],
 		   "'%s' with a known lowest frequency: rc %d '%s' warning '%s'", text, rc,
 		   err.msg, warn);
 	cpu.min_freq_khz = TP_NONE;
 	rc = tp_cap_check_bare(text, &cpu, warn, sizeof(warn), &err);
-	FUZZ_CHECK(rc == 0 && (warn[0] != '\0') ==
-		   (bare && in_range && value->value < (uint64_t)max_khz / 10),
+	FUZZ_CHECK((rc < 0) == above && (warn[0] != '\0') ==
+		   (!above && value->kind == TP_CAP_KHZ && value->value < (uint64_t)max_khz / 10),
 		   "'%s' on ..%lld kHz, lowest unknown: rc %d warning '%s'", text,
 		   (long long)max_khz, rc, warn);
 }

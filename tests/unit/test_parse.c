@@ -152,6 +152,15 @@ static void test_duration(void **state)
 	assert_string_equal(err.msg,
 		"invalid duration '5h' (a positive number with a unit: 400ms, 1.5s, 250us)");
 	assert_int_equal(tp_parse_duration_ns("ms", 1000000, &ns, &err), -EINVAL);
+	/* the one rule: without a default unit, a bare number is refused with a hint */
+	assert_int_equal(tp_parse_duration_ns("0.5", 0, &ns, &err), -EINVAL);
+	assert_string_equal(err.msg, "duration '0.5' has no unit: did you mean 0.5s? (a positive "
+			    "number with a unit: 400ms, 1.5s, 250us)");
+	assert_int_equal(tp_parse_duration_ns("0", 0, &ns, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid duration '0' (a positive number with a unit: 400ms, "
+			    "1.5s, 250us)");
+	assert_int_equal(tp_parse_duration_ns("0.5s", 0, &ns, &err), 0);
+	assert_int_equal(ns, 500000000);
 
 	assert_int_equal(tp_parse_decay_ms("250", &ms, &err), 0);
 	assert_int_equal(ms, 250);
@@ -261,9 +270,9 @@ static void test_cap_resolve_huge(void **state)
 	assert_true(khz == UINT64_C(600000000000000000));
 }
 
-/* A bare number below the lowest frequency the CPU runs at: refused with a hint where
- * the lowest is known; where it is not, allowed, with a warning below a tenth of the
- * maximum.  A value with a unit is taken as meant. */
+/* A frequency outside the CPU's range is refused whatever its unit, with one range
+ * text; a bare number, with a hint where it reads as a slip.  Where the lowest frequency
+ * is not known, one below a tenth of the maximum is allowed, with a warning. */
 static void test_cap_check_bare(void **state)
 {
 	struct tp_cpu cpu = { .cpu = 4, .max_capacity = 1024, .max_freq_khz = 2362000,
@@ -281,10 +290,24 @@ static void test_cap_check_bare(void **state)
 	assert_null(strstr(err.msg, "did you mean"));
 	assert_int_equal(tp_cap_check_bare("903000", &cpu, warn, sizeof(warn), &err), 0);
 	assert_string_equal(warn, "");
-	assert_int_equal(tp_cap_check_bare("900MHz", &cpu, warn, sizeof(warn), &err), 0);
-	assert_int_equal(tp_cap_check_bare("50kHz", &cpu, warn, sizeof(warn), &err), 0);
+	/* one range check, one range text, whatever the unit */
+	static const char *const below[] = { "600000", "600MHz", "0.6GHz", "600000kHz" };
+	for (size_t i = 0; i < sizeof(below) / sizeof(below[0]); i++) {
+		assert_int_equal(tp_cap_check_bare(below[i], &cpu, warn, sizeof(warn), &err), -EINVAL);
+		assert_string_equal(err.msg, "600000 kHz is below cpu 4's lowest frequency "
+				    "(903000..2362000 kHz)");
+	}
+	assert_int_equal(tp_cap_check_bare("1MHz", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_int_equal(tp_cap_check_bare("2.4GHz", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_string_equal(err.msg, "2400000 kHz is above cpu 4's maximum (903000..2362000 kHz)");
+	assert_int_equal(tp_cap_check_bare("903MHz", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("50kHz", &cpu, warn, sizeof(warn), &err), -EINVAL);
 	assert_int_equal(tp_cap_check_bare("50%", &cpu, warn, sizeof(warn), &err), 0);
-	assert_int_equal(tp_cap_check_bare("cap=50", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("10%", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_string_equal(err.msg, "10% (236200 kHz) is below cpu 4's lowest frequency "
+			    "(903000..2362000 kHz)");
+	assert_int_equal(tp_cap_check_bare("cap=500", &cpu, warn, sizeof(warn), &err), 0);
+	assert_int_equal(tp_cap_check_bare("cap=50", &cpu, warn, sizeof(warn), &err), -EINVAL);
 	assert_string_equal(warn, "");
 
 	cpu.min_freq_khz = TP_NONE;
@@ -294,7 +317,10 @@ static void test_cap_check_bare(void **state)
 	assert_int_equal(tp_cap_check_bare("236200", &cpu, warn, sizeof(warn), &err), 0);
 	assert_string_equal(warn, "");	/* a tenth: plausible */
 	assert_int_equal(tp_cap_check_bare("50kHz", &cpu, warn, sizeof(warn), &err), 0);
-	assert_string_equal(warn, "");
+	assert_string_equal(warn, "50 kHz is below a tenth of cpu 4's maximum (2362000 kHz), "
+			    "and its lowest frequency is unknown");
+	assert_int_equal(tp_cap_check_bare("2.4GHz", &cpu, warn, sizeof(warn), &err), -EINVAL);
+	assert_string_equal(err.msg, "2400000 kHz is above cpu 4's maximum (1..2362000 kHz)");
 }
 
 static void test_cpuset_format(void **state)

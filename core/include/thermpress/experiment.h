@@ -179,6 +179,7 @@ struct tp_replay_backend {
 	char label[48];			/* "pelt:32", "instant" */
 	const struct tp_backend_ops *ops;
 	uint32_t decay_ms;		/* in force (normalised), 0 without a parameter */
+	uint32_t asked_ms;		/* as written in the list (its default when not) */
 };
 
 /* "instant,pelt:32,decay:250" ("pelt" alone: its default decay). */

@@ -217,8 +217,10 @@ int tp_parse_cpulist(const char *text, const struct tp_snapshot *topo,
 int tp_parse_freq_khz(const char *text, uint64_t *khz, struct tp_error *err);
 
 /*
- * "250" (in default_unit_ns), "250ms", "1s", "1.5s", "400us", "10ns", "2min".
- * > 0 and exact to the nanosecond.
+ * "250ms", "1s", "1.5s", "400us", "10ns", "2min"; > 0 and exact to the nanosecond.
+ * A bare number ("250") is in default_unit_ns; with default_unit_ns 0 it is refused,
+ * and the message asks "did you mean 250s?" (the rule of every duration a user types,
+ * docs/values.md).
  */
 int tp_parse_duration_ns(const char *text, uint64_t default_unit_ns, uint64_t *ns,
 			 struct tp_error *err);
@@ -241,20 +243,22 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 
 /*
  * The frequency that realises value on cpu: a capacity or percent rounds up, so that
- * the capped capacity is at least what was asked for.  -EINVAL when it is out of
- * the CPU's range (the message gives the range), -ENODATA when the CPU has no
+ * the capped capacity is at least what was asked for.  -EINVAL when the frequency is
+ * out of the CPU's range, lowest..max kHz (1..max when the source does not know the
+ * lowest), whatever the unit (the message gives the range in kHz), -ENODATA when the CPU has no
  * known frequency.
  */
 int tp_cap_resolve_khz(const struct tp_cap_value *value, const struct tp_cpu *cpu,
 		       uint64_t *khz, struct tp_error *err);
 
 /*
- * A cap value written as a bare number ("50": kHz) is often a slip for 50% or 50MHz.
- * Check text, before capping cpu with it: below the CPU's lowest frequency where the
- * source knows it (tp_cpu.min_freq_khz), -EINVAL with a hint ("did you mean 50%?");
- * where it does not, 0, and below a tenth of the maximum a warning (with the hint) in
- * warn for the caller to show.  Otherwise 0 and warn[0] == '\0'.  A value with a unit
- * ("50kHz", "900MHz") is taken as meant.
+ * Check the cap value text before capping cpu with it, whatever its unit: the frequency
+ * it stands for outside the CPU's range (its lowest frequency where the source knows it,
+ * tp_cpu.min_freq_khz, .. its maximum) is -EINVAL, with the same message as
+ * tp_cap_resolve_khz; a bare number ("50": kHz) is often a slip for 50% or 50MHz, and
+ * its message ends with a hint ("; did you mean 50%?").  Where the source does not know
+ * the lowest frequency, a frequency below a tenth of the maximum gives 0 and a warning
+ * (with the hint) in warn for the caller to show.  Otherwise 0 and warn[0] == '\0'.
  */
 int tp_cap_check_bare(const char *text, const struct tp_cpu *cpu, char *warn, size_t len,
 		      struct tp_error *err);
