@@ -39,7 +39,6 @@ struct export_source {
 
 	/* the worker: everything below is under lock */
 	pthread_t worker;
-	bool worker_started;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	uint64_t asked, done;		/* scrapes asked for and done, counted */
@@ -77,7 +76,6 @@ static int start_worker(struct export_source *es)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc)
 		return -rc;
-	es->worker_started = true;
 	return 0;
 }
 
