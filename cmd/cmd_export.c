@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* export: the metrics for Prometheus (export/, docs/export.md). */
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include "signals.h"
 
 #define EXPORT_MIN_INTERVAL_NS 100000000ull	/* 100 ms */
+_Static_assert(EXPORT_SCRAPE_DEADLINE_MS == 2000, "the help text says the deadline is 2 s");
 
 enum { OPT_LISTEN, OPT_INTERVAL, OPT_TEXTFILE };
 static const struct cmd_arg export_opts[] = {
@@ -68,7 +70,7 @@ static int serve_http(struct cmd_ctx *ctx, struct export_source *es,
 		where);
 	while (!exp_stop)
 		ppoll(NULL, 0, NULL, wait_mask);	/* returns on a signal: no lost wake-up */
-	export_http_stop(h);
+	export_http_stop(h, es);
 	return 0;
 }
 
@@ -86,16 +88,21 @@ static int write_textfiles(struct cmd_ctx *ctx, struct export_source *es,
 	};
 	struct tp_error err = { 0 };
 	char last[sizeof(err.msg)] = "";
+	int rc;
 
-	if (export_textfile_write(es, cfg->textfile_dir, &err) < 0)
-		return cmd_error(ctx, EXIT_RUNTIME, "export: %s", err.msg);
+	export_source_watch(es, &exp_stop, wait_mask);	/* a stuck source never holds a stop */
+	if ((rc = export_textfile_write(es, cfg->textfile_dir, &err)) < 0)
+		return rc == -ECANCELED ? 0 : cmd_error(ctx, EXIT_RUNTIME, "export: %s", err.msg);
 	fprintf(stderr, "thermpress: export: writing %s/%s every %.3gs (interrupt to stop)\n",
 		cfg->textfile_dir, EXPORT_TEXTFILE_NAME, (double)cfg->interval_ns / 1e9);
 	for (;;) {
 		ppoll(NULL, 0, &wait, wait_mask);	/* a signal ends the wait at once */
 		if (exp_stop)
 			return 0;
-		if (export_textfile_write(es, cfg->textfile_dir, &err) < 0) {
+		rc = export_textfile_write(es, cfg->textfile_dir, &err);
+		if (rc == -ECANCELED || exp_stop)
+			return 0;
+		if (rc < 0) {
 			if (strcmp(err.msg, last))
 				fprintf(stderr, "thermpress: export: %s (trying again every interval)\n",
 					err.msg);
@@ -168,13 +175,17 @@ const struct cmd_entry cmd_export_entry = {
 		"takes a free port, named on stderr), in the Prometheus text format 0.0.4, or "
 		"OpenMetrics 1.0 when the scraper asks for it.  Read-only: / answers a page "
 		"linking /metrics, other paths 404, methods other than GET and HEAD 405.  Each "
-		"scrape reads the source; when it cannot (the interface went away) the scrape "
-		"says thermpress_up 0 and thermpress_last_error_info gives the reason, and a later "
-		"scrape opens the source again.  --textfile DIR writes the same metrics to "
+		"scrape reads the source; when it cannot (the interface went away), or the source "
+		"does not answer within the scrape's deadline of 2 s (a stopped FUSE server), the "
+		"scrape says thermpress_up 0 and thermpress_last_error_info gives the reason, and a "
+		"later scrape opens the source again; / never reads it.  Requests may be pipelined "
+		"and their target in absolute form (RFC 9112); a path is percent-decoded and must "
+		"then be exactly / or /metrics.  --textfile DIR writes the same metrics to "
 		"DIR/thermpress.prom (replaced atomically) every --interval DURATION (default 15s) "
 		"for node_exporter's textfile collector, instead of "
 		"serving HTTP.  The source must open at start.  SIGINT, SIGTERM, SIGHUP or SIGQUIT "
-		"stop it with status 128 + the signal's number.  The installed systemd unit "
+		"stop it within a second, whatever the source does, with status 128 + the "
+		"signal's number.  The installed systemd unit "
 		"thermpress-export.service runs it as a service.  See docs/export.md.",
 	.flags = CMD_NO_SHELL | CMD_NO_SCRIPT,
 	.exec = exec_export,

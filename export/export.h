@@ -4,8 +4,9 @@
  *
  *	metrics.c	a snapshot (and a stock source's zones and cooling devices) written in
  *			the Prometheus text format 0.0.4 or OpenMetrics 1.0
- *	scrape.c	one scrape: the source opened on demand, reopened after it vanished
- *	listen.c	the --listen ADDR:PORT and Accept header parsers
+ *	scrape.c	one scrape: the source opened on demand, reopened after it vanished,
+ *			read by a worker thread within a deadline
+ *	listen.c	the --listen ADDR:PORT, Accept header and request target parsers
  *	http.c		the HTTP server (libmicrohttpd)
  *	textfile.c	the --textfile mode for node_exporter's textfile collector
  *
@@ -88,9 +89,27 @@ size_t export_format_listen(const struct sockaddr *addr, char *buf, size_t len);
  */
 bool export_accept_openmetrics(const char *accept);
 
+/* What a request target names (RFC 9112, 3.2): origin form "/metrics?x", or absolute
+ * form "http://host:port/metrics" routed by its path; the path percent-decoded. */
+enum export_route {
+	EXPORT_ROUTE_NOT_FOUND,	/* anything else, and a path decoding to a NUL byte */
+	EXPORT_ROUTE_INDEX,	/* "/" */
+	EXPORT_ROUTE_METRICS,	/* "/metrics" */
+	EXPORT_ROUTE_BAD,	/* not a request target: malformed '%', or no form at all */
+};
+enum export_route export_route(const char *target);
+
 /* ---- scrape.c: the source ---------------------------------------------------- */
 
 struct export_source;
+
+/*
+ * How long a scrape waits for the source: past it, the scrape answers thermpress_up 0
+ * with the reason (the source is stuck: a FUSE server stopped, a FIFO under --root).
+ * 2 s: a fifth of Prometheus's default scrape timeout (10 s), and some hundred times what
+ * a scrape of 4096 CPUs takes (docs/export.md, "Cost").
+ */
+#define EXPORT_SCRAPE_DEADLINE_MS 2000
 
 /*
  * Keeps a copy of *opts (its strings must outlive the export_source) to reopen the
@@ -101,11 +120,23 @@ struct export_source *export_source_new(const struct tp_open_options *opts,
 					struct tp_source *src);
 void export_source_free(struct export_source *es);
 /*
- * One scrape into b in fmt: opens the source when it is not open, takes a snapshot,
- * and on failure renders thermpress_up 0 with the error and closes the source, so the
- * next scrape opens it again.
+ * One scrape into b in fmt, by es's worker thread: opens the source when it is not open,
+ * takes a snapshot, and on failure renders thermpress_up 0 with the error and closes the
+ * source, so the next scrape opens it again.  Waits at most EXPORT_SCRAPE_DEADLINE_MS
+ * (one scrape reads at a time; the wait for another counts): past it, renders
+ * thermpress_up 0 with the reason and returns -ETIMEDOUT.  After export_source_stop, or
+ * with the watched flag set, returns -ECANCELED at once (with thermpress_up 0 in b).
+ * Safe from any number of threads.  0 when the source was read (up or down).
  */
-void export_scrape(struct export_source *es, struct export_buf *b, enum export_format fmt);
+int export_scrape(struct export_source *es, struct export_buf *b, enum export_format fmt);
+/* Every scrape waiting, and every later one, returns -ECANCELED at once. */
+void export_source_stop(struct export_source *es);
+/*
+ * For a thread that waits for stop signals itself (the textfile mode): while a scrape
+ * waits, the signals not in mask are let in, and *flag set is export_source_stop.
+ */
+void export_source_watch(struct export_source *es, const volatile sig_atomic_t *flag,
+			 const sigset_t *mask);
 
 /* ---- the command ------------------------------------------------------------ */
 
@@ -120,16 +151,18 @@ struct export_config {
 #define EXPORT_TEXTFILE_NAME "thermpress.prom"
 
 /*
- * Serve es's metrics over HTTP from libmicrohttpd's own thread until export_http_stop.
+ * Serve es's metrics over HTTP, a thread per connection (libmicrohttpd), until
+ * export_http_stop.
  * where: the address listened on (port 0: the port chosen).  0, or -errno with err.
  * The thread inherits the caller's signal mask: block the stop signals first.
  */
 struct export_http;
 int export_http_start(struct export_source *es, const struct export_config *cfg,
 		      struct export_http **out, char *where, size_t wlen, struct tp_error *err);
-/* Waits for the scrape in progress, then closes every connection and the socket. */
-void export_http_stop(struct export_http *h);
-/* Write the metrics once to DIR/thermpress.prom, atomically. */
+/* Stops es's scrapes (export_source_stop), then closes every connection and the socket. */
+void export_http_stop(struct export_http *h, struct export_source *es);
+/* Write the metrics once to DIR/thermpress.prom, atomically; -ECANCELED (nothing
+ * written, err not set) when the scrape was stopped. */
 int export_textfile_write(struct export_source *es, const char *dir, struct tp_error *err);
 
 #endif

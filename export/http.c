@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The HTTP side of `thermpress export`: libmicrohttpd with one internal thread, so
- * scrapes run one after another and the source is only ever touched by that thread.
+ * The HTTP side of `thermpress export`: libmicrohttpd with a thread per connection, so
+ * that a scrape waiting for its source (at most EXPORT_SCRAPE_DEADLINE_MS, scrape.c)
+ * holds up only its own connection: / and the other connections are answered meanwhile.
+ * The source itself is only ever touched by scrape.c's worker.
  * Read-only by construction: GET and HEAD of / and /metrics are all it answers.
  * Limits keep a bad client from costing more than a bounded amount: 64 connections,
  * 32 KiB of request per connection (longer request lines or headers get 414 or 431 from
  * libmicrohttpd) and 10 s of idleness.
+ *
+ * RFC 9112: pipelined requests are answered in order on their connection (9.3.2); the
+ * request target may be in origin form or absolute form (3.2.1, 3.2.2: an absolute-form
+ * target is routed by its path, its authority ignored); the path is percent-decoded here,
+ * strictly (a '%' not followed by two hex digits is 400), and only a path that decodes to
+ * exactly "/" or "/metrics" is found: "/metrics%00.html" is 404.
  */
 #include <errno.h>
 #include <poll.h>
@@ -55,25 +63,48 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned status, 
 		     "text/plain; charset=utf-8");
 }
 
+/* libmicrohttpd's own decoding turned off: the target is decoded by export_route. */
+static size_t keep_escaped(void *cls, struct MHD_Connection *conn, char *uri)
+{
+	(void)cls;
+	(void)conn;
+	return strlen(uri);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_data_size, void **req)
 {
+	static int seen;
 	struct export_source *es = cls;
 
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
-				  "405 method not allowed: this exporter is read-only (GET, HEAD)\n");
-	/* a GET with a body: wait for the whole request, and ignore the body */
+	/* the first call comes with the headers: answer once the whole request is in, so the
+	 * connection stays open for the next (a response queued earlier closes it) */
+	if (!*req) {
+		*req = &seen;
+		return MHD_YES;
+	}
+	/* a body: ignored */
 	if (*upload_data_size) {
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
-	if (!strcmp(url, "/"))
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "405 method not allowed: this exporter is read-only (GET, HEAD)\n");
+	switch (export_route(url)) {
+	case EXPORT_ROUTE_INDEX:
 		return reply(conn, MHD_HTTP_OK, (void *)index_page, sizeof(index_page) - 1,
 			     MHD_RESPMEM_PERSISTENT, "text/html; charset=utf-8");
-	if (strcmp(url, "/metrics"))
+	case EXPORT_ROUTE_METRICS:
+		break;
+	case EXPORT_ROUTE_BAD:
+		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "400 bad request: the request "
+				  "target's percent-encoding is malformed ('%' takes two hex "
+				  "digits)\n");
+	default:
 		return reply_text(conn, MHD_HTTP_NOT_FOUND, "404 not found: see /metrics\n");
+	}
 
 	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
@@ -81,7 +112,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 								   : EXPORT_TEXT_004;
 	struct export_buf b = { 0 };
 
-	export_scrape(es, &b, fmt);
+	(void)export_scrape(es, &b, fmt);	/* up or down, b has the metrics */
 	/* the buffer goes to libmicrohttpd, which frees it with the response */
 	return reply(conn, MHD_HTTP_OK, b.data, b.len, MHD_RESPMEM_MUST_FREE,
 		     fmt == EXPORT_OPENMETRICS ? EXPORT_CONTENT_TYPE_OPENMETRICS
@@ -122,7 +153,9 @@ int export_http_start(struct export_source *es, const struct export_config *cfg,
 	if (fd < 0)
 		return fd;
 	/* its thread starts with the caller's mask: the stop signals stay with the caller */
-	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, es,
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+			     MHD_USE_POLL, 0, NULL, NULL, on_request, es,
+			     MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_PER_CONNECTION,
@@ -136,9 +169,10 @@ int export_http_start(struct export_source *es, const struct export_config *cfg,
 	return 0;
 }
 
-void export_http_stop(struct export_http *h)
+void export_http_stop(struct export_http *h, struct export_source *es)
 {
-	/* waits for the scrape in progress; closes the connections and the listening socket */
+	/* no scrape waits for the source any more: the connections' threads end at once */
+	export_source_stop(es);
 	if (h)
 		MHD_stop_daemon((struct MHD_Daemon *)h);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The two things export parses: --listen ADDR:PORT and the HTTP Accept header. */
+/* What export parses: --listen ADDR:PORT, the HTTP Accept header and request target. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -186,4 +186,67 @@ bool export_accept_openmetrics(const char *accept)
 		p = *end ? end + 1 : end;
 	}
 	return om_q > 0 && om_q >= text_q;
+}
+
+/* ---- the request target ------------------------------------------------------------- */
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+enum export_route export_route(const char *target)
+{
+	char path[16];	/* longer than "/metrics": found nowhere */
+	size_t n = 0;
+	const char *p = target;
+	bool too_long = false;
+
+	if (*p != '/') {
+		/* absolute form (3.2.2): scheme "://" authority, then the path; the authority is
+		 * ignored (we serve one host) and an empty path is "/" (RFC 3986, 6.2.3) */
+		if (!strncasecmp(p, "http://", 7))
+			p += 7;
+		else if (!strncasecmp(p, "https://", 8))
+			p += 8;
+		else
+			return EXPORT_ROUTE_BAD;
+		p += strcspn(p, "/?#");
+		if (*p != '/')
+			return (*p == '\0' || *p == '?') ? EXPORT_ROUTE_INDEX : EXPORT_ROUTE_BAD;
+	}
+	for (; *p && *p != '?'; p++) {
+		int c = (unsigned char)*p;
+
+		if (c == '#')
+			return EXPORT_ROUTE_BAD;	/* no fragment in a request target */
+		if (c == '%') {
+			int hi = hex_value(p[1]), lo = hi < 0 ? -1 : hex_value(p[2]);
+
+			if (lo < 0)
+				return EXPORT_ROUTE_BAD;
+			c = hi * 16 + lo;
+			p += 2;
+			if (c == 0)
+				too_long = true;	/* no path holds a NUL: found nowhere */
+		}
+		if (n + 1 < sizeof(path))
+			path[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	path[n] = '\0';
+	if (too_long)
+		return EXPORT_ROUTE_NOT_FOUND;
+	if (!strcmp(path, "/"))
+		return EXPORT_ROUTE_INDEX;
+	if (!strcmp(path, "/metrics"))
+		return EXPORT_ROUTE_METRICS;
+	return EXPORT_ROUTE_NOT_FOUND;
 }

@@ -31,7 +31,10 @@ int export_textfile_write(struct export_source *es, const char *dir, struct tp_e
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return tp_error_set(err, -EINVAL, "export: %s is not a regular file (the textfile "
 				    "collector reads a regular file, which thermpress replaces)", path);
-	export_scrape(es, &b, EXPORT_TEXT_004);
+	if (export_scrape(es, &b, EXPORT_TEXT_004) == -ECANCELED) {
+		export_buf_free(&b);
+		return -ECANCELED;
+	}
 	rc = tp_outfile_open(path, &of, err);
 	if (rc == 0) {
 		fwrite(b.data, 1, b.len, tp_outfile_stream(of));

@@ -127,12 +127,12 @@ static void json_str_or_null(FILE *fp, const char *s)
  * The metadata after the version: the same in JSON lines and Perfetto.  source is the
  * object every --json document has (docs/json.md), since trace version 2.
  */
-static void json_meta_fields(FILE *fp, const struct tp_trace_meta *meta)
+static void json_meta_fields(FILE *fp, const struct tp_trace_meta *meta, const char *source)
 {
 	fputs(",\"source\":{\"kind\":", fp);
 	json_str_or_null(fp, tp_source_kind_name(meta->source_kind));
 	fputs(",\"description\":", fp);
-	json_str_or_null(fp, meta->source);
+	json_str_or_null(fp, source);
 	fputs("},\"backend\":", fp);
 	json_str(fp, meta->backend);
 	json_i64(fp, "decay_ms", meta->decay_ms, true);
@@ -150,25 +150,55 @@ static int write_check(struct tp_trace_writer *w, struct tp_error *err)
 	return 0;
 }
 
+/*
+ * s as the writers write a metadata string: each ill-formed UTF-8 subpart as U+FFFD, cut
+ * at a character boundary to fit size with its NUL.  The reader takes only well-formed
+ * UTF-8 that fits, so what is written reads back as written, in every format.
+ */
+static void utf8_fit(char *dst, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size), w = 0;
+
+	for (size_t k; n; s += k, n -= k) {
+		uint32_t cp;
+		const char *from = s;
+		size_t len;
+
+		k = tp_utf8_next(s, n, &cp);
+		len = k;
+		if (cp == TP_UTF8_BAD) {
+			from = TP_UTF8_REPLACEMENT;
+			len = sizeof(TP_UTF8_REPLACEMENT) - 1;
+		}
+		if (w + len >= size)
+			break;
+		memcpy(dst + w, from, len);
+		w += len;
+	}
+	dst[w] = '\0';
+}
+
 int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_trace_meta *meta,
 			 struct tp_trace_writer **out, struct tp_error *err)
 {
 	struct tp_trace_writer *w = calloc(1, sizeof(*w));
+	char source[sizeof(meta->source)];
 
 	if (!w)
 		return tp_error_set(err, -ENOMEM, "out of memory for a trace writer");
 	w->fp = fp;
 	w->fmt = fmt;
 	w->first_event = true;
+	utf8_fit(source, sizeof(source), meta->source);
 	switch (fmt) {
 	case TP_TRACE_CSV:
 		fprintf(fp, TP_TRACE_CSV_MAGIC " %d\n", TP_TRACE_VERSION);
 		/* the source object, one line per field */
 		if (tp_source_kind_name(meta->source_kind))
 			fprintf(fp, "# source.kind %s\n", tp_source_kind_name(meta->source_kind));
-		if (meta->source[0]) {
+		if (source[0]) {
 			fputs("# source.description ", fp);
-			csv_str(fp, meta->source, true);
+			csv_str(fp, source, true);
 			fputc('\n', fp);
 		}
 		if (meta->backend[0]) {
@@ -188,13 +218,13 @@ int tp_trace_writer_open(FILE *fp, enum tp_trace_format fmt, const struct tp_tra
 		break;
 	case TP_TRACE_JSONL:
 		fprintf(fp, "{\"thermpress_trace\":%d", TP_TRACE_VERSION);
-		json_meta_fields(fp, meta);
+		json_meta_fields(fp, meta, source);
 		fputs("}\n", fp);
 		break;
 	case TP_TRACE_PERFETTO:
 		fputs("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"thermpress_trace\":", fp);
 		fprintf(fp, "%d", TP_TRACE_VERSION);
-		json_meta_fields(fp, meta);
+		json_meta_fields(fp, meta, source);
 		fputs("},\n\"traceEvents\":[\n", fp);
 		fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 		      "\"args\":{\"name\":\"thermpress\"}}", fp);
@@ -498,6 +528,17 @@ static int meta_str(char *dst, size_t size, const char *name, const char *val, b
 	if (strlen(val) >= size) {
 		snprintf(msg, len, "%s '%.40s' is too long (at most %zu bytes)", name, val, size - 1);
 		return -EINVAL;
+	}
+	/* the writers write UTF-8 (JSON carries nothing else, RFC 8259): so do the traces */
+	for (size_t n = strlen(val), k, i = 0; i < n; i += k) {
+		uint32_t cp;
+
+		k = tp_utf8_next(val + i, n - i, &cp);
+		if (cp == TP_UTF8_BAD) {
+			snprintf(msg, len, "%s is not valid UTF-8 (byte %zu; a trace's strings are "
+				 "UTF-8, RFC 3629)", name, i + 1);
+			return -EINVAL;
+		}
 	}
 	memcpy(dst, val, strlen(val) + 1);
 	return 0;

@@ -488,6 +488,36 @@ int stock_limits_put_back(struct stock *s, const void *saved, const struct tp_cp
 
 /* ---- Restore ------------------------------------------------------------------- */
 
+/* A record the kernel refuses (why: the message), counted as damaged in rep. */
+static void refused_record(struct tp_restore_report *rep, const struct tp_error *why)
+{
+	size_t n = strlen(rep->skipped_text);
+
+	rep->skipped++;
+	snprintf(rep->skipped_text + n, sizeof(rep->skipped_text) - n, "%sa record was refused "
+		 "and left out: %s", n ? "; " : "", why->msg);
+}
+
+/*
+ * A recorded original the kernel would refuse, said in why: a cooling state above the
+ * device's max_state (the kernel's cur_state takes 0..max_state; a root that is a copy
+ * of sysfs would take anything).  scaling_max_freq is not checked: the kernel clamps it.
+ */
+static bool original_out_of_range(struct stock *s, const struct tp_state_entry *e,
+				  struct tp_error *why)
+{
+	const struct stock_cooling *c;
+
+	if (e->kind != TP_STATE_COOLING)
+		return false;
+	c = cooling_by_id(s, e->id);
+	if (!c || c->max_state == TP_NONE || e->original <= c->max_state)
+		return false;
+	tp_error_set(why, -EINVAL, "cooling_device%d's state %lld is above its max_state %lld",
+		     e->id, (long long)e->original, (long long)c->max_state);
+	return true;
+}
+
 int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_error *err)
 {
 	struct tp_state st;
@@ -506,7 +536,15 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 			state_drop(&st, e);
 			continue;
 		}
-		rc = write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
+		rc = original_out_of_range(s, e, &one) ? -EINVAL
+			: write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
+		if (rc == -EINVAL) {
+			/* the kernel refuses the recorded value: it never can be written back, so
+			 * the record is damaged, reported once and removed; the rest goes on */
+			refused_record(rep, &one);
+			state_drop(&st, e);
+			continue;
+		}
 		if (rc < 0) {
 			tp_restore_failed(&first, rc, err, &one);
 			i++;

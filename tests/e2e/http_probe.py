@@ -5,6 +5,11 @@
   http_probe.py method PORT METHOD PATH       the status of one request
   http_probe.py raw PORT                      stdin's bytes sent as they are; the status line
                                               answered, or "closed"
+  http_probe.py pipeline PORT PATH...        one GET per PATH, all sent in one write on one
+                                              connection (RFC 9112, 9.3.2); each response read
+                                              in turn: "STATUS BYTES" a line, then "closed" or
+                                              "open" (the connection after the last)
+  http_probe.py timed PORT PATH               one GET: "STATUS SECONDS", then the body
   http_probe.py slow PORT PATH SECONDS        a request sent one byte at a time over SECONDS;
                                               the status, then the ms other clients took
                                               meanwhile (max)
@@ -70,6 +75,54 @@ def raw(port):
     except OSError:
         pass
     print(status_line(s))
+
+
+def read_response(f):
+    """One response from the file f: (status, headers, body), or None at the end."""
+    line = f.readline()
+    if not line:
+        return None
+    status = int(line.split()[1])
+    headers = {}
+    while True:
+        h = f.readline()
+        if h in (b"\r\n", b"\n", b""):
+            break
+        k, v = h.decode("latin-1").split(":", 1)
+        headers[k.strip().lower()] = v.strip()
+    body = f.read(int(headers.get("content-length", "0")))
+    return status, headers, body
+
+
+def pipeline(port, paths):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"".join(f"GET {p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode() for p in paths))
+    f = s.makefile("rb")
+    for _ in paths:
+        try:
+            r = read_response(f)
+        except (OSError, ValueError, IndexError):
+            r = None
+        if r is None:
+            print("closed")
+            return
+        print(r[0], len(r[2]))
+    s.settimeout(0.5)
+    try:
+        print("closed" if s.recv(1) == b"" else "extra")
+    except (socket.timeout, TimeoutError):
+        print("open")
+
+
+def timed(port, path):
+    t = time.monotonic()
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request("GET", path)
+    r = c.getresponse()
+    body = r.read()
+    print(r.status, f"{time.monotonic() - t:.3f}")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(body)
 
 
 def timed_get(port, path="/metrics"):
@@ -163,6 +216,10 @@ def main():
         method(int(args[0]), args[1], args[2])
     elif cmd == "raw":
         raw(int(args[0]))
+    elif cmd == "pipeline":
+        pipeline(int(args[0]), args[1:])
+    elif cmd == "timed":
+        timed(int(args[0]), args[1])
     elif cmd == "slow":
         slow(int(args[0]), args[1], float(args[2]))
     elif cmd == "idle":

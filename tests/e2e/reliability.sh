@@ -208,6 +208,27 @@ assert_contains "$out" "pending:           1 damaged record was left out: the ca
 	"show status: a damaged record is counted, never 'none'"
 
 # ---- §5 -----------------------------------------------------------------------------
+# a stock state record the kernel would refuse (a cooling state above max_state): reported
+# once as damaged and dropped, and cap restore puts back the rest
+cp -a "$FIX/arm64-biglittle-6.1" "$tmp/stock3"
+mkdir -p "$tmp/stock3/run/thermpress"
+chmod 700 "$tmp/stock3/run/thermpress"
+echo 500000 >"$tmp/stock3/sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq"
+cur0=$(cat "$tmp/stock3/sys/class/thermal/cooling_device0/cur_state")
+printf 'thermpress-caps 2\nroot %s\ncur_state 0 999999 1\nscaling_max_freq 4 1000000 500000\n' \
+	"$(realpath "$tmp/stock3")" >"$tmp/stock3/run/thermpress/caps.state"
+run env -u THERMPRESS_STATE_DIR "$TP" --root "$tmp/stock3" cap restore
+assert_rc 0 "stock cap restore with a refused record: the rest is restored"
+assert_contains "$err" "a record was refused and left out: cooling_device0's state 999999 is above its max_state" \
+	"stock cap restore: the refused record is said"
+assert_eq "$(cat "$tmp/stock3/sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq")" 1000000 \
+	"stock cap restore: the intact record is put back"
+assert_eq "$(cat "$tmp/stock3/sys/class/thermal/cooling_device0/cur_state")" "$cur0" \
+	"stock cap restore: the refused state is not written"
+run env -u THERMPRESS_STATE_DIR "$TP" --root "$tmp/stock3" cap restore
+assert_rc 0 "stock cap restore again: the refused record is gone"
+assert_eq "$out$err" "nothing to restore" "stock cap restore again: nothing left, no warning"
+
 run "$TP" --sim --virtual-clock sim advance 18446744073709551615ns
 assert_rc 2 "sim advance past the limit is a usage error"
 assert_contains "$err" "1 ns to 1 day" "sim advance: the valid range is named"

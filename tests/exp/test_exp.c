@@ -734,8 +734,43 @@ static void test_jsonl_escapes(void **state)
 }
 
 /*
+ * CSV metadata strings are UTF-8 as JSON's are: ill-formed bytes in the source description,
+ * quoted or not, in version 1 or 2, are refused at their line; what is well formed is read.
+ */
+static void test_csv_meta_utf8(void **state)
+{
+	static const char *const bad[] = {
+		"# thermpress trace 2\n# source.description root /tmp/\xff\n",
+		"# thermpress trace 2\n# source.description \"root \xc3\"\n",
+		"# thermpress trace 2\n# source.description a\xed\xa0\x80" "b\n",	/* a surrogate */
+		"# thermpress trace 2\n# source.description \xc0\xafoverlong\n",
+		"# thermpress trace 1\n# source a\xf4\x90\x80\x80\n",	/* above U+10FFFF */
+	};
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[256];
+
+		snprintf(text, sizeof(text), "%s%s0,0,1,1,0,0,0,-,0\n", bad[i],
+			 "time_ns,cpu,max_capacity,max_freq_khz,capped_freq_khz,pressure,"
+			 "avg_pressure,backend,decay_ms\n");
+		assert_int_equal(read_trace_text(text, &t, &err), -EINVAL);
+		if (!strstr(err.msg, ":2: ") || !strstr(err.msg, "not valid UTF-8"))
+			fail_msg("case %zu: '%s'", i, err.msg);
+		tp_trace_free(&t);
+	}
+	assert_int_equal(read_trace_text("# thermpress trace 2\n# source.description caf\xc3\xa9 "
+					 "\xf0\x9f\x98\x80\n" HDR, &t, &err), 0);
+	assert_string_equal(t.meta.source, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+	tp_trace_free(&t);
+}
+
+/*
  * Whatever the writer writes, the reader reads back the same, in CSV and JSON lines;
- * JSON carries only UTF-8, so there ill-formed bytes of the source come back as U+FFFD.
+ * traces carry only UTF-8, so ill-formed bytes of the source are written as U+FFFD in
+ * both.
  * A backend is a backend name: the names that are not are refused in both formats.
  */
 static void test_string_roundtrip(void **state)
@@ -772,7 +807,7 @@ static void test_string_roundtrip(void **state)
 			rewind(fp);
 			if (tp_trace_read(fp, "x", &t, &err))
 				fail_msg("%s '%s': %s", f ? "jsonl" : "csv", names[i], err.msg);
-			const char *want = f && names[i][0] == '\xff' ? not_utf8_in_json : names[i];
+			const char *want = names[i][0] == '\xff' ? not_utf8_in_json : names[i];
 			char source[sizeof(m.source)];
 
 			snprintf(source, sizeof(source), "root /tmp/%s/x", want);
@@ -996,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_trace_ranges),
 		cmocka_unit_test(test_jsonl_escapes),
+		cmocka_unit_test(test_csv_meta_utf8),
 		cmocka_unit_test(test_string_roundtrip),
 		cmocka_unit_test(test_source_roundtrip),
 		cmocka_unit_test(test_source_version1),

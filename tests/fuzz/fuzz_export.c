@@ -12,6 +12,10 @@
  *   1 export_accept_openmetrics: adding a media range with q=0 changes nothing; adding
  *     application/openmetrics-text with the default quality always gives OpenMetrics;
  *     adding text/plain;q=1 gives OpenMetrics only if some OpenMetrics range has q=1.
+ *   2 export_route: a target in origin form routes as its absolute form
+ *     "http://127.0.0.1" + target does; a query added changes nothing; a target without
+ *     '%' and '#' routes by its path as it is; no origin-form target with "%00" in its
+ *     path is found.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -90,16 +94,53 @@ static void fuzz_accept(const char *text)
 	FUZZ_CHECK(!with_text || om, "text/plain;q=1 turned '%s' into OpenMetrics", text);
 }
 
+static void fuzz_route(const char *text)
+{
+	enum export_route r = export_route(text);
+	size_t path_len = strcspn(text, "?");
+	char *abs, *query;
+
+	FUZZ_CHECK(r == EXPORT_ROUTE_NOT_FOUND || r == EXPORT_ROUTE_INDEX ||
+		   r == EXPORT_ROUTE_METRICS || r == EXPORT_ROUTE_BAD, "route %d", r);
+	if (text[0] == '/') {
+		abs = join("http://127.0.0.1", text);
+		FUZZ_CHECK(export_route(abs) == r, "'%s' and its absolute form differ", text);
+		free(abs);
+		if (!strpbrk(text, "%#")) {
+			enum export_route want = EXPORT_ROUTE_NOT_FOUND;
+
+			if (path_len == 1)
+				want = EXPORT_ROUTE_INDEX;
+			else if (path_len == 8 && !strncmp(text, "/metrics", 8))
+				want = EXPORT_ROUTE_METRICS;
+			FUZZ_CHECK(r == want, "'%s': %d, not %d", text, r, want);
+		}
+	}
+	if (!strpbrk(text, "?#")) {
+		query = join(text, "?x=%00#");
+		FUZZ_CHECK(export_route(query) == r, "a query changed the route of '%s'", text);
+		free(query);
+	}
+	if (text[0] == '/' && (r == EXPORT_ROUTE_INDEX || r == EXPORT_ROUTE_METRICS)) {
+		char *path = strndup(text, path_len);
+
+		FUZZ_CHECK(path && !strstr(path, "%00"), "'%s' found with a NUL in its path", text);
+		free(path);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
 	char *text = fuzz_cstring(data + 1, size - 1);
 
-	if (data[0] % 2 == 0)
+	if (data[0] % 3 == 0)
 		fuzz_listen(text);
-	else
+	else if (data[0] % 3 == 1)
 		fuzz_accept(text);
+	else
+		fuzz_route(text);
 	free(text);
 	return 0;
 }

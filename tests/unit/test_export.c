@@ -246,6 +246,49 @@ static void test_accept(void **state)
 	assert_false(export_accept_openmetrics(";;;,,,=;q=;"));
 }
 
+/* RFC 9112, 3.2: origin and absolute form, routed by the percent-decoded path. */
+static void test_route(void **state)
+{
+	static const struct { const char *target; enum export_route want; } cases[] = {
+		{ "/", EXPORT_ROUTE_INDEX },
+		{ "/metrics", EXPORT_ROUTE_METRICS },
+		{ "/metrics?x=1", EXPORT_ROUTE_METRICS },
+		{ "/metrics?x=%00", EXPORT_ROUTE_METRICS },	/* the query is not the path */
+		{ "/%6detrics", EXPORT_ROUTE_METRICS },
+		{ "/%6Detrics", EXPORT_ROUTE_METRICS },
+		{ "http://127.0.0.1/metrics", EXPORT_ROUTE_METRICS },
+		{ "http://127.0.0.1:9465/metrics?a", EXPORT_ROUTE_METRICS },
+		{ "HTTP://[::1]:9465/metrics", EXPORT_ROUTE_METRICS },
+		{ "https://example.org/metrics", EXPORT_ROUTE_METRICS },
+		{ "http://127.0.0.1", EXPORT_ROUTE_INDEX },
+		{ "http://127.0.0.1?x", EXPORT_ROUTE_INDEX },
+		{ "http://127.0.0.1/", EXPORT_ROUTE_INDEX },
+		{ "/metrics%00.html", EXPORT_ROUTE_NOT_FOUND },
+		{ "/metrics%00", EXPORT_ROUTE_NOT_FOUND },
+		{ "/%00", EXPORT_ROUTE_NOT_FOUND },
+		{ "/metrics/", EXPORT_ROUTE_NOT_FOUND },
+		{ "/metrics%2f", EXPORT_ROUTE_NOT_FOUND },
+		{ "/metricsmetricsmetrics", EXPORT_ROUTE_NOT_FOUND },
+		{ "//metrics", EXPORT_ROUTE_NOT_FOUND },
+		{ "http://h/x", EXPORT_ROUTE_NOT_FOUND },
+		{ "/metrics%zz", EXPORT_ROUTE_BAD },
+		{ "/metrics%4", EXPORT_ROUTE_BAD },
+		{ "/metrics%", EXPORT_ROUTE_BAD },
+		{ "/metrics#x", EXPORT_ROUTE_BAD },
+		{ "*", EXPORT_ROUTE_BAD },
+		{ "metrics", EXPORT_ROUTE_BAD },
+		{ "ftp://h/metrics", EXPORT_ROUTE_BAD },
+		{ "", EXPORT_ROUTE_BAD },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (export_route(cases[i].target) != cases[i].want)
+			fail_msg("'%s': %d, expected %d", cases[i].target,
+				 export_route(cases[i].target), cases[i].want);
+	}
+}
+
 static void test_listen(void **state)
 {
 	static const char *const good[] = { "127.0.0.1:9465", "0.0.0.0:0", "[::1]:80",
@@ -290,13 +333,13 @@ static void test_scrape_sim(void **state)
 	struct tp_error err = { 0 };
 
 	assert_non_null(es);
-	export_scrape(es, &first, EXPORT_TEXT_004);
+	(void)export_scrape(es, &first, EXPORT_TEXT_004);
 	assert_non_null(strstr(first.data, "\nthermpress_up 1\n"));
 	assert_non_null(strstr(first.data, "thermpress_cpu_capped_frequency_hertz{cpu=\"4\",domain=\"big\"} 2362000000\n"));
 	/* the clock holds still: every scrape says the same but for its duration */
 	for (int i = 0; i < 200; i++) {
 		struct export_buf b = { 0 };
-		export_scrape(es, &b, i % 2 ? EXPORT_OPENMETRICS : EXPORT_TEXT_004);
+		(void)export_scrape(es, &b, i % 2 ? EXPORT_OPENMETRICS : EXPORT_TEXT_004);
 		char *d1 = strstr(first.data, "thermpress_scrape_duration_seconds ");
 		char *d2 = strstr(b.data, "thermpress_scrape_duration_seconds ");
 		assert_non_null(d2);
@@ -316,7 +359,7 @@ static void test_scrape_sim(void **state)
 	tp_cpuset_add(&set, 4);
 	assert_int_equal(tp_cap_set(src, &set, &v, &err), 0);
 	es = export_source_new(&o, src);
-	export_scrape(es, &first, EXPORT_TEXT_004);
+	(void)export_scrape(es, &first, EXPORT_TEXT_004);
 	assert_non_null(strstr(first.data, "thermpress_cpu_capped_frequency_hertz{cpu=\"4\",domain=\"big\"} 1000000000\n"));
 	export_buf_free(&first);
 	export_source_free(es);
@@ -325,7 +368,7 @@ static void test_scrape_sim(void **state)
 	es = export_source_new(&gone, NULL);
 	for (int i = 0; i < 50; i++) {
 		struct export_buf b = { 0 };
-		export_scrape(es, &b, EXPORT_TEXT_004);
+		(void)export_scrape(es, &b, EXPORT_TEXT_004);
 		assert_non_null(strstr(b.data, "\nthermpress_up 0\n"));
 		assert_non_null(strstr(b.data, "thermpress_last_error_info{error=\""));
 		assert_null(strstr(b.data, "thermpress_cpu_capacity{"));
@@ -345,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_label_values),
 		cmocka_unit_test(test_domain_label_untrusted),
 		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_route),
 		cmocka_unit_test(test_listen),
 		cmocka_unit_test(test_scrape_sim),
 	};
