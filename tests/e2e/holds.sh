@@ -139,7 +139,7 @@ assert_eq "$out" "nothing to restore" "state directory swapped for a link: its l
 # bench whose workload ignores SIGTERM: SIGKILL after the grace, everything put back
 "$TP" backend set decay decay 250
 before=$(state)
-"$TP" bench --backends pelt:128 --runs 1 -- sh -c 'trap "" TERM; exec sleep 301' \
+"$TP" bench --backends pelt:128 --runs 1 -- sh -c "echo \$\$ >'$tmp/work.pid'; trap '' TERM; exec sleep 301" \
 	>/dev/null 2>"$tmp/bench.err" &
 pid=$!
 wait_until grep -q '\[pelt\]' "$abi/backend" || fail "bench never switched to pelt"
@@ -152,7 +152,8 @@ set -e
 assert_eq "$rc" 130 "bench, workload ignoring SIGTERM: ends within 10 s of SIGINT, as SIGINT would"
 [ "$rc" = 130 ] || cat "$tmp/bench.err"
 assert_eq "$(state)" "$before" "bench, workload ignoring SIGTERM: backend, decay and caps put back"
-if pgrep -f 'sleep 301' >/dev/null; then fail "bench left its workload running"; pkill -f 'sleep 301'
+work=$(cat "$tmp/work.pid")
+if kill -0 "$work" 2>/dev/null; then fail "bench left its workload running"; kill -9 "$work"
 else pass "bench, workload ignoring SIGTERM: the workload was killed"; fi
 
 # cap hold --for 1s with standard output a full pipe: the hold ends on time
@@ -168,7 +169,8 @@ except BlockingIOError:
     pass' "$tmp/fifo"
 "$TP" cap hold 4 30% --for 1s >"$tmp/fifo" 2>"$tmp/full.err" &
 pid=$!
-wait_until cap_is 4 "$k30" || fail "hold with a full output pipe never applied"
+t0=$(date +%s.%N)
+wait_until cap_is 4 "$k30" || { fail "hold with a full output pipe never applied"; echo "  after $(echo "$(date +%s.%N) - $t0" | bc) s: cap $(cap 4), k30 $k30; $(cat "$tmp/full.err")"; }
 sleep 2.5
 assert_eq "$(cap 4)" "$k50" "cap hold --for 1s, output a full pipe: the cap ended on time"
 set +e
