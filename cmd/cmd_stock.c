@@ -107,6 +107,8 @@ static int hold_end(struct cmd_ctx *ctx, bool ledger, const struct tp_limits *be
 	int rc = ledger ? tp_hold_end(ctx->src, &left, &err)
 			: tp_limits_put_back(ctx->src, before, NULL, &err);
 
+	if (rc > 0)	/* put back without the ledger: said, not a failure */
+		cmd_warning(ctx, "%s", err.msg);
 	if (rc >= 0)
 		return 0;
 	if (ledger && tp_cpuset_count(&left))
@@ -116,7 +118,8 @@ static int hold_end(struct cmd_ctx *ctx, bool ledger, const struct tp_limits *be
 	/* say what may remain, and how to undo it */
 	return cmd_error(ctx, EXIT_RUNTIME,
 			 "%s; cpus %s may still carry this hold's cap: undo it with "
-			 "'thermpress cap restore' (with the same --root or --sim), or 'cap clear %s'",
+			 "'thermpress cap restore' (with the same --root), or with "
+			 "'thermpress cap clear %s' where the state file is gone",
 			 err.msg[0] ? err.msg : strerror(-rc), which, which);
 }
 

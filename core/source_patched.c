@@ -33,6 +33,7 @@ struct patched {
 	/* a holder (tp_hold_begin): its caps are entered in the ledger as this process's */
 	bool holder;
 	int64_t self_pid, self_start;
+	int64_t *held_before;	/* [cpu]: what it carried before this holder first capped it, -1 */
 };
 
 static int file_path(const struct patched *p, const char *name, char *path, size_t len)
@@ -294,6 +295,8 @@ static int inject_locked(struct patched *p, struct tp_state *st, const struct tp
 		}
 		if (!hold || rc < 0)
 			continue;
+		if (p->held_before && cpu < TP_MAX_CPUS && p->held_before[cpu] < 0)
+			p->held_before[cpu] = now;
 		h = own_hold(p, &st->doc, cpu);
 		if (h) {
 			h->applied = (int64_t)khz;
@@ -449,10 +452,57 @@ static int patched_hold_begin(struct tp_source *src, struct tp_error *err)
 	if (rc < 0)
 		return tp_error_set(err, rc, "cannot tell this process's start time from /proc/self/stat: %s "
 				    "(a hold is recorded by pid and start time)", strerror(-rc));
+	if (!p->held_before) {
+		p->held_before = malloc(TP_MAX_CPUS * sizeof(*p->held_before));
+		if (!p->held_before)
+			return tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < TP_MAX_CPUS; i++)
+		p->held_before[i] = -1;
 	rc = patched_journal(src, err);
 	if (rc == 0)
 		p->holder = true;
 	return rc;
+}
+
+/*
+ * The state file cannot be used at the end of a hold (its directory removed, the disk
+ * full): put back, without it, what each CPU carried before this holder capped it.  1
+ * (why in err) when that worked, else the write's error.
+ */
+static int hold_end_blind(struct patched *p, int why, struct tp_cpuset *left, struct tp_error *err)
+{
+	struct tp_cpuset *one = malloc(sizeof(*one));
+	char value[4096], msg[sizeof(err->msg)];
+	struct tp_error werr = { 0 };
+	int first = 0;
+
+	if (!one)
+		return why;
+	snprintf(msg, sizeof(msg), "%s", err ? err->msg : "");
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+		int rc;
+
+		if (p->held_before[cpu] < 0)
+			continue;
+		tp_cpuset_zero(one);
+		tp_cpuset_add(one, cpu);
+		rc = inject_value(one, (uint64_t)p->held_before[cpu], value, sizeof(value), &werr);
+		if (rc == 0)
+			rc = write_file(p, "inject", value, &werr);
+		if (rc < 0) {
+			if (left)
+				tp_cpuset_add(left, cpu);
+			if (!first)
+				first = rc;
+		}
+	}
+	free(one);
+	if (first)
+		return tp_error_set(err, first, "%s; and without it: %s", msg, werr.msg);
+	p->holder = false;
+	return tp_error_set(err, 1, "%s: put back the caps from before this hold without the "
+			    "state file (the other holders' caps, if any, are not kept)", msg);
 }
 
 /*
@@ -525,8 +575,14 @@ static int patched_hold_end(struct tp_source *src, struct tp_cpuset *left, struc
 		return tp_error_set(err, -ENOMEM, "out of memory");
 	}
 	rc = journal_open(p, &st, true, err);
-	if (rc == 0)
-		rc = patched_snapshot(src, &snap, err);
+	if (rc < 0) {
+		free(mine);
+		free(target);
+		return hold_end_blind(p, rc, left, err);
+	}
+	rc = patched_snapshot(src, &snap, err);
+	if (rc < 0)
+		tp_state_close(&st);
 	if (rc == 0) {
 		/* this process's holds leave the ledger, and so do those of the dead */
 		for (size_t i = 0; i < st.doc.n;) {
@@ -748,6 +804,7 @@ static void patched_close(struct tp_source *src)
 
 	if (p->state_dirfd >= 0)
 		close(p->state_dirfd);
+	free(p->held_before);
 	free(p->buf);
 	free(p);
 }

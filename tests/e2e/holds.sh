@@ -136,6 +136,16 @@ mv "$tmp/state.moved" "$tmp/state"
 run "$TP" cap restore
 assert_eq "$out" "nothing to restore" "state directory swapped for a link: its ledger is clean"
 
+# a holder whose state directory is removed while it holds: without the ledger it puts
+# back what the CPU carried before it, and says so in one line
+hold A 30 4
+rm -rf "$tmp/state"
+end A INT
+assert_eq "$(cap 4)" "$k50" "state directory removed while holding: the cap from before is back"
+assert_contains "$(cat "$tmp/A.err")" "put back the caps from before this hold without the state file" \
+	"state directory removed while holding: says so"
+assert_eq "$(wc -l <"$tmp/A.err")" 1 "state directory removed while holding: in one line"
+
 # bench whose workload ignores SIGTERM: SIGKILL after the grace, everything put back
 "$TP" backend set decay decay 250
 before=$(state)
