@@ -246,9 +246,9 @@ const struct cmd_entry cmd_cap_hold_entry = {
 		"through scaling_max_freq (the default) or the CPUs' cpufreq cooling device "
 		"(--via cooling).  Every change is recorded in a state file first (also on the "
 		"patched interface and a served simulator), so that `cap restore` undoes what a "
-		"killed thermpress left behind.  On the patched interface and a served simulator holds "
-		"nest: while several processes hold one CPU it carries the cap of the most recent "
-		"one still holding, and after the last one ends what it had before the first "
+		"killed thermpress left behind.  Holds nest: while several processes hold one CPU "
+		"(on a stock kernel one policy) it carries the cap of the most recent one still "
+		"holding, and after the last one ends what it had before the first "
 		"(docs/state.md).  The hold's lines are written only when standard output takes "
 		"them at once: a full pipe never keeps the cap past its time (a line left out is "
 		"named on stderr, exit status 1).",

@@ -253,8 +253,8 @@ static struct tp_state_entry *own_hold(const struct patched *p, struct tp_state_
 	for (size_t i = 0; i < doc->n; i++) {
 		struct tp_state_entry *e = &doc->v[i];
 
-		if (e->kind == TP_STATE_HOLD && e->id == cpu && e->pid == p->self_pid &&
-		    e->start == p->self_start)
+		if (e->kind == TP_STATE_HOLD && e->held == TP_STATE_CAP && e->id == cpu &&
+		    e->pid == p->self_pid && e->start == p->self_start)
 			return e;
 	}
 	return NULL;
@@ -288,9 +288,11 @@ static int inject_locked(struct patched *p, struct tp_state *st, const struct tp
 
 			if ((int64_t)khz != now && tp_state_add(&st->doc, &add) < 0)
 				rc = tp_error_set(err, -ENOMEM, "out of memory");
-		} else if ((int64_t)khz == en->original) {
+		} else if ((int64_t)khz == en->original &&
+			   !tp_state_held(&st->doc, TP_STATE_CAP, cpu)) {
 			drop[en - st->doc.v] = true;
 		} else {
+			/* held: the record stays for the last holder's end and cap restore */
 			en->applied = (int64_t)khz;
 		}
 		if (!hold || rc < 0)
@@ -301,9 +303,11 @@ static int inject_locked(struct patched *p, struct tp_state *st, const struct tp
 		if (h) {
 			h->applied = (int64_t)khz;
 		} else {
-			struct tp_state_entry add = { .kind = TP_STATE_HOLD, .id = cpu,
+			struct tp_state_entry add = { .kind = TP_STATE_HOLD, .held = TP_STATE_CAP, .id = cpu,
 						      .pid = p->self_pid, .start = p->self_start,
 						      .applied = (int64_t)khz };
+
+			add.before = tp_state_hold_base(&st->doc, TP_STATE_CAP, cpu, now);
 
 			if (tp_state_add(&st->doc, &add) < 0)
 				rc = tp_error_set(err, -ENOMEM, "out of memory");
@@ -507,20 +511,13 @@ static int hold_end_blind(struct patched *p, int why, struct tp_cpuset *left, st
 
 /*
  * What cpu carries when this process's hold ends: the cap of the most recent live hold
- * left, else the original recorded before the first; false: nothing recorded to put back.
+ * left, else what it carried before the first hold (before, from this holder's line).
  */
-static bool hold_target(struct tp_state_doc *doc, int cpu, int64_t *khz)
+static int64_t hold_target(struct tp_state_doc *doc, int cpu, int64_t before)
 {
-	struct tp_state_entry *h = tp_state_last_hold(doc, cpu), *en;
+	struct tp_state_entry *h = tp_state_last_hold(doc, TP_STATE_CAP, cpu);
 
-	if (h) {
-		*khz = h->applied;
-		return true;
-	}
-	en = tp_state_find(doc, TP_STATE_CAP, cpu, NULL);
-	if (en)
-		*khz = en->original;
-	return en != NULL;
+	return h ? h->applied : before;
 }
 
 /* Write the targets of the CPUs of todo, one write per value; the CPUs not done in left. */
@@ -588,9 +585,10 @@ static int patched_hold_end(struct tp_source *src, struct tp_cpuset *left, struc
 		for (size_t i = 0; i < st.doc.n;) {
 			struct tp_state_entry *e = &st.doc.v[i];
 
-			if (e->kind == TP_STATE_HOLD && e->pid == p->self_pid &&
-			    e->start == p->self_start) {
+			if (e->kind == TP_STATE_HOLD && e->held == TP_STATE_CAP &&
+			    e->pid == p->self_pid && e->start == p->self_start) {
 				tp_cpuset_add(mine, e->id);
+				target[e->id] = e->before;
 				tp_state_drop(&st.doc, e);
 				st.dirty = true;
 			} else {
@@ -600,8 +598,7 @@ static int patched_hold_end(struct tp_source *src, struct tp_cpuset *left, struc
 		if (tp_state_prune_holds(&st.doc))
 			st.dirty = true;
 		for (int cpu = tp_cpuset_next(mine, 0); cpu >= 0; cpu = tp_cpuset_next(mine, cpu + 1))
-			if (!hold_target(&st.doc, cpu, &target[cpu]))
-				mine->bits[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
+			target[cpu] = hold_target(&st.doc, cpu, target[cpu]);
 		if (left)
 			*left = *mine;
 		rc = write_targets(p, &st, &snap, mine, target, NULL, err);
@@ -627,6 +624,7 @@ static int patched_pending(struct tp_source *src, struct tp_pending *out, struct
 
 	snprintf(out->state_file, sizeof(out->state_file), "%s/%s", p->state_dir, p->state_name);
 	if (rc == 0) {
+		out->count = 0;
 		for (size_t i = 0; i < st.doc.n; i++)
 			out->count += st.doc.v[i].kind != TP_STATE_HOLD;	/* holds name no change */
 		out->skipped = st.doc.nbad;
@@ -691,7 +689,7 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 				continue;
 			}
 			if (e->kind == TP_STATE_CAP) {
-				struct tp_state_entry *h = tp_state_last_hold(&st.doc, e->id);
+				struct tp_state_entry *h = tp_state_last_hold(&st.doc, TP_STATE_CAP, e->id);
 				int64_t khz = h ? h->applied : e->original;
 				struct tp_cpuset one_cpu;
 

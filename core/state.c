@@ -67,8 +67,11 @@ bool tp_state_entry_valid(const struct tp_state_entry *e)
 		       e->applied <= TP_STATE_VALUE_MAX;
 	case TP_STATE_HOLD:
 		return e->id >= 0 && e->id <= TP_STATE_ID_MAX && e->pid >= 1 &&
-		       e->pid <= HOLD_PID_MAX && e->start >= 0 && e->applied >= 0 &&
-		       e->applied <= TP_STATE_VALUE_MAX;
+		       e->pid <= HOLD_PID_MAX && e->start >= 0 &&
+		       (e->held == TP_STATE_CAP || e->held == TP_STATE_COOLING ||
+			(e->held == TP_STATE_SCALING && e->applied >= 1)) &&
+		       e->applied >= 0 && e->applied <= TP_STATE_VALUE_MAX &&
+		       e->before >= (e->held == TP_STATE_SCALING) && e->before <= TP_STATE_VALUE_MAX;
 	}
 	return false;
 }
@@ -179,19 +182,31 @@ size_t tp_state_prune_holds(struct tp_state_doc *doc)
 	return dropped;
 }
 
-struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, int cpu)
+struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, enum tp_state_kind held, int id)
 {
 	for (size_t i = doc->n; i-- > 0;)
-		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].id == cpu)
+		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].held == held && doc->v[i].id == id)
 			return &doc->v[i];
 	return NULL;
+}
+
+int64_t tp_state_hold_base(struct tp_state_doc *doc, enum tp_state_kind held, int id, int64_t now)
+{
+	struct tp_state_entry *h = tp_state_last_hold(doc, held, id);
+
+	return h ? h->before : now;
+}
+
+bool tp_state_held(struct tp_state_doc *doc, enum tp_state_kind held, int id)
+{
+	return tp_state_last_hold(doc, held, id) != NULL;
 }
 
 static bool hold_repeated(const struct tp_state_doc *doc, const struct tp_state_entry *e)
 {
 	for (size_t i = 0; i < doc->n; i++)
-		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].id == e->id &&
-		    doc->v[i].pid == e->pid && doc->v[i].start == e->start)
+		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].held == e->held &&
+		    doc->v[i].id == e->id && doc->v[i].pid == e->pid && doc->v[i].start == e->start)
 			return true;
 	return false;
 }
@@ -252,7 +267,7 @@ static bool parse_num(const char *tok, int64_t *out)
 /* One entry line (NUL-terminated, no newline); false when it is not one. */
 static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 {
-	char *tok[6], *save = NULL;
+	char *tok[8], *save = NULL;
 	int n = 0;
 	int64_t id = 0;
 
@@ -261,7 +276,7 @@ static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 		if (*p == ' ' && (p == line || p[1] == ' ' || p[1] == '\0'))
 			return false;
 	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		if (n == 6)
+		if (n == 8)
 			return false;
 		tok[n++] = t;
 	}
@@ -283,10 +298,20 @@ static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 		strcpy(e->name, tok[1]);
 		strcpy(e->applied_name, tok[2]);
 	} else if (version >= 2 && !strcmp(tok[0], "hold")) {
+		int k = 1;
+
 		e->kind = TP_STATE_HOLD;
-		if (n != 5 || !parse_num(tok[1], &id) || id > TP_STATE_ID_MAX ||
-		    !parse_num(tok[2], &e->pid) || !parse_num(tok[3], &e->start) ||
-		    !parse_num(tok[4], &e->applied))
+		e->held = TP_STATE_CAP;
+		if (n == 7 && !strcmp(tok[1], "scaling_max_freq"))
+			e->held = TP_STATE_SCALING;
+		else if (n == 7 && !strcmp(tok[1], "cur_state"))
+			e->held = TP_STATE_COOLING;
+		else if (n != 6)
+			return false;
+		k += n == 7;
+		if (!parse_num(tok[k], &id) || id > TP_STATE_ID_MAX ||
+		    !parse_num(tok[k + 1], &e->pid) || !parse_num(tok[k + 2], &e->start) ||
+		    !parse_num(tok[k + 3], &e->applied) || !parse_num(tok[k + 4], &e->before))
 			return false;
 		e->id = (int)id;
 	} else if (version >= 2 && !strcmp(tok[0], "decay")) {
@@ -400,9 +425,11 @@ char *tp_state_format(const struct tp_state_doc *doc, bool keep_bad, size_t *len
 			used += (size_t)snprintf(buf + used, cap - used, "%s %s %lld %lld\n", w, e->name,
 						 (long long)e->original, (long long)e->applied);
 		else if (e->kind == TP_STATE_HOLD)
-			used += (size_t)snprintf(buf + used, cap - used, "%s %d %lld %lld %lld\n", w,
-						 e->id, (long long)e->pid, (long long)e->start,
-						 (long long)e->applied);
+			used += (size_t)snprintf(buf + used, cap - used, "%s %s%s%d %lld %lld %lld %lld\n",
+						 w, e->held == TP_STATE_CAP ? "" : kind_words[e->held],
+						 e->held == TP_STATE_CAP ? "" : " ", e->id,
+						 (long long)e->pid, (long long)e->start,
+						 (long long)e->applied, (long long)e->before);
 		else
 			used += (size_t)snprintf(buf + used, cap - used, "%s %d %lld %lld\n", w, e->id,
 						 (long long)e->original, (long long)e->applied);

@@ -10,12 +10,14 @@
  *   cap CPU ORIGINAL_KHZ APPLIED_KHZ                      the patched interface (0: no cap)
  *   backend ORIGINAL APPLIED                              the active backend
  *   decay BACKEND ORIGINAL_MS APPLIED_MS                  a backend's decay period
- *   hold CPU PID START KHZ                                a live cap hold (the ledger)
+ *   hold CPU PID START KHZ BEFORE                         a live cap hold (the ledger)
+ *   hold scaling_max_freq|cur_state ID PID START VALUE BEFORE   a stock kernel's limit held
  *
  * hold lines are the ledger of nested cap holds (docs/state.md): one per CPU and
  * holding process (PID and its start time START, field 22 of /proc/PID/stat), in the
- * order the holds began; the CPU carries the cap of its last live hold, and the cap
- * line's original when none is left.  A hold whose process is gone (no such PID, a
+ * order the holds began, each with the value the limit had before the first of them
+ * (BEFORE, the same on every line of a limit); the limit carries the value of its last
+ * live hold, and BEFORE when the last holder ends.  A hold whose process is gone (no such PID, a
  * zombie, or another start time) is dead and is dropped by whoever finds it.
  * One entry per limit (kind and id, or backend name); the first original is kept
  * however often the limit changes again.  Ranges (tp_state_entry_valid()): ids
@@ -64,6 +66,8 @@ struct tp_state_entry {
 	char applied_name[TP_NAME_MAX];	/* backend: the one switched to */
 	int64_t original, applied;	/* kHz, state or ms (unused for backend); hold: applied */
 	int64_t pid, start;		/* hold: the holding process and its start time */
+	enum tp_state_kind held;	/* hold: the limit held (CAP, SCALING or COOLING) and id */
+	int64_t before;			/* hold: the limit's value before the first hold */
 };
 
 struct tp_state_doc {
@@ -97,10 +101,14 @@ void tp_state_drop(struct tp_state_doc *doc, struct tp_state_entry *e);
 int tp_state_self(int64_t *pid, int64_t *start);
 /* Whether the process pid with that start time still runs (not a zombie). */
 bool tp_state_holder_alive(int64_t pid, int64_t start);
+/* The value a limit had before its holds (from any of its hold lines), else now. */
+int64_t tp_state_hold_base(struct tp_state_doc *doc, enum tp_state_kind held, int id, int64_t now);
+/* Whether any hold line names the limit (its record then stays, even at its original). */
+bool tp_state_held(struct tp_state_doc *doc, enum tp_state_kind held, int id);
 /* Drop every hold of a process that is gone; how many were dropped. */
 size_t tp_state_prune_holds(struct tp_state_doc *doc);
-/* The most recent hold on cpu (the last line), or NULL. */
-struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, int cpu);
+/* The most recent hold of the limit (held: CAP, SCALING or COOLING; the last line), or NULL. */
+struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, enum tp_state_kind held, int id);
 /* "lines 3, 7" of the skipped lines, for messages. */
 void tp_state_bad_lines(const struct tp_state_doc *doc, char *buf, size_t len);
 

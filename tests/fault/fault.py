@@ -18,8 +18,7 @@ ignores SIGTERM), on a simulator served over FUSE (real clock,
      command that had already ended must have ended as it does unsignalled), that no
      thermpress process is left over, and that the state equals the one captured.
 
-Then concurrent holders on the served simulator: each round starts two or three `cap hold`s
-on overlapping CPUs one after another (each after the one before has announced its hold),
+Then concurrent holders on both: each round starts two or three `cap hold`s on overlapping CPUs one after another (each after the one before has announced its hold),
 checks that every CPU carries the cap of the most recent live holder, ends them in a random
 order with INT, TERM, HUP, PIPE or KILL (then `cap restore` at once: a killed holder does
 nothing, and `cap restore` leaves the caps of the live ones), checking the same after each end,
@@ -440,14 +439,19 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, natural_took, tp_exe, keep, 
 
 
 def cpus_of(root, cpulist):
-    """The CPUs a list names on the served hikey960 preset (0-3 little, 4-7 big)."""
-    named = {"all": range(8), "big": range(4, 8), "little": range(4)}
+    """The CPUs a cap on a list reaches: on the served hikey960 preset the CPUs named (0-3
+    little, 4-7 big); on the stock fixture every CPU of each policy named (0-3, 4-5)."""
+    n, big = (8, 4) if root.name == "served" else (6, 4)
+    named = {"all": range(n), "big": range(big, n), "little": range(big)}
     if cpulist in named:
-        return set(named[cpulist])
-    out = set()
-    for part in cpulist.split(","):
-        a, _, b = part.partition("-")
-        out.update(range(int(a), int(b or a) + 1))
+        out = set(named[cpulist])
+    else:
+        out = set()
+        for part in cpulist.split(","):
+            a, _, b = part.partition("-")
+            out.update(range(int(a), int(b or a) + 1))
+    if root.name == "stock":
+        out = set().union(*(named["little"] if c < big else named["big"] for c in out))
     return out
 
 
@@ -459,7 +463,8 @@ def run_concurrent_round(rng, root, nholders, tp_exe, keep, log):
     """Start nholders cap holds on overlapping CPUs, end them in a random order; returns
     (signals delivered, problems)."""
     known, root.known = root.known, None
-    prior = root.prior(rng, False)
+    sigs = [rng.choice(SIGNALS) for _ in range(nholders)]
+    prior = root.prior(rng, "KILL" in sigs)
     before = known if prior == "unchanged" and known else root.state()
     base = caps_now(root)
     lists = [rng.choice(root.CPULISTS)]
@@ -469,7 +474,7 @@ def run_concurrent_round(rng, root, nholders, tp_exe, keep, log):
             lists.append(c)
     holders, problems, errs = [], [], []
     for i, cl in enumerate(lists):
-        args = ["cap", "hold", cl, "%d%%" % rng.randint(30, 95)]
+        args = ["cap", "hold", cl, "%d%%" % rng.randint(30, 95)]	# stock: scaling_max_freq
         rfd, wfd = os.pipe()
         err = open(os.path.join(root.tmp, "stderr-%d" % i), "w+")
         p = subprocess.Popen([TP, "--root", root.path, *args], env=root.env,
@@ -499,7 +504,7 @@ def run_concurrent_round(rng, root, nholders, tp_exe, keep, log):
     signalled = 0
     for i in order:
         h = holders[i]
-        sig = rng.choice(SIGNALS)
+        sig = sigs[i]
         if sig == "PIPE":
             h["out"].close()
         else:
@@ -539,7 +544,7 @@ def run_concurrent_round(rng, root, nholders, tp_exe, keep, log):
         if before[k] != after.get(k):
             problems.append("after every holder ended: %s: before %s, after %s" % (k, before[k], after.get(k)))
     if problems:
-        log("not ok: served, %d concurrent holders: %s" % (nholders, "; ".join(
+        log("not ok: %s, %d concurrent holders: %s" % (root.name, nholders, "; ".join(
             "thermpress %s" % " ".join(h["args"]) for h in holders)))
         log("  prior state: %s; ended in the order %s with %s" % (prior, order,
             ", ".join("SIG" + holders[i].get("sig", "?") for i in order)))
@@ -603,7 +608,7 @@ def main():
     ap.add_argument("--commands", default=",".join(COMMANDS))
     ap.add_argument("--signals", default=",".join(SIGNALS))
     ap.add_argument("--concurrent", type=int, default=12,
-                    help="rounds of two and of three concurrent holders each (served simulator)")
+                    help="rounds of two and of three concurrent holders each, per root")
     opt = ap.parse_args()
     if not TP:
         sys.exit("THERMPRESS must name the thermpress binary")
@@ -687,14 +692,13 @@ def main():
             if problems:
                 log("  (round %d of seed %d)" % (i, seed))
                 failures += 1
-        served = [r for r in roots if r.name == "served"]
-        for n in [2, 3] * opt.concurrent if served else []:
+        for root, n in [(r, n) for r in roots for n in [2, 3] * opt.concurrent]:
             try:
-                signalled, problems = run_concurrent_round(rng, served[0], n, tp_exe, keep, log)
+                signalled, problems = run_concurrent_round(rng, root, n, tp_exe, keep, log)
             except (RuntimeError, OSError, ValueError, KeyError) as e:
-                log("not ok: served, %d concurrent holders: %s" % (n, e))
+                log("not ok: %s, %d concurrent holders: %s" % (root.name, n, e))
                 signalled, problems = 0, [str(e)]
-            row = stats.row(("served", "hold%d" % n, "mixed"))
+            row = stats.row((root.name, "hold%d" % n, "mixed"))
             row["rounds"] += 1
             row["signalled"] += signalled
             row["passed" if not problems else "failed"] += 1

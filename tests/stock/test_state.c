@@ -220,12 +220,14 @@ static void test_holds(void **state)
 		"thermpress-caps 2\n"
 		"root /x\n"
 		"cap 4 0 900000\n"
-		"hold 4 100 5000 500000\n"
-		"hold 4 200 6000 900000\n"
-		"hold 5 100 5000 500000\n"
-		"hold 4 100 5000 1\n"			/* a repeat of CPU 4's holder 100 */
-		"hold 4 0 5000 1\n"			/* pid 0: out of range */
-		"hold 4 100 5000\n";			/* a field short */
+		"hold 4 100 5000 500000 0\n"
+		"hold 4 200 6000 900000 0\n"
+		"hold 5 100 5000 500000 0\n"
+		"hold 4 100 5000 1 0\n"		/* a repeat of CPU 4's holder 100 */
+		"hold 4 0 5000 1 0\n"			/* pid 0: out of range */
+		"hold 4 100 5000 1\n"			/* a field short */
+		"hold scaling_max_freq 4 100 5000 1008000 1416000\n"	/* a stock limit's */
+		"hold scaling_max_freq 4 100 5000 0 1416000\n";	/* scaling_max_freq 0 */
 	struct tp_state_doc doc;
 	struct tp_error err = { 0 };
 	char lines[64], *out;
@@ -235,22 +237,27 @@ static void test_holds(void **state)
 	int ws;
 
 	assert_int_equal(tp_state_parse(text, sizeof(text) - 1, "f", &doc, &err), 0);
-	assert_int_equal(doc.n, 4);
+	assert_int_equal(doc.n, 5);
 	tp_state_bad_lines(&doc, lines, sizeof(lines));
-	assert_string_equal(lines, "lines 7, 8, 9");
+	assert_string_equal(lines, "lines 7, 8, 9, 11");
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_SCALING, 4)->before, 1416000);
+	assert_int_equal(tp_state_hold_base(&doc, TP_STATE_SCALING, 4, 7), 1416000);
+	assert_int_equal(tp_state_hold_base(&doc, TP_STATE_SCALING, 0, 7), 7);
 	assert_int_equal(doc.v[1].kind, TP_STATE_HOLD);
-	assert_int_equal(tp_state_last_hold(&doc, 4)->pid, 200);
-	assert_int_equal(tp_state_last_hold(&doc, 5)->applied, 500000);
-	assert_null(tp_state_last_hold(&doc, 6));
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_CAP, 4)->pid, 200);
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_CAP, 5)->applied, 500000);
+	assert_null(tp_state_last_hold(&doc, TP_STATE_CAP, 6));
 	/* a hold is not the CPU's cap record */
 	assert_int_equal(tp_state_find(&doc, TP_STATE_CAP, 4, NULL)->applied, 900000);
 	assert_null(tp_state_find(&doc, TP_STATE_HOLD, 5, NULL));
 	out = tp_state_format(&doc, false, &len);
 	assert_non_null(out);
-	assert_non_null(strstr(out, "hold 4 100 5000 500000\nhold 4 200 6000 900000\nhold 5 100 5000 500000\n"));
+	assert_non_null(strstr(out, "hold 4 100 5000 500000 0\nhold 4 200 6000 900000 0\n"
+				    "hold 5 100 5000 500000 0\n"
+				    "hold scaling_max_freq 4 100 5000 1008000 1416000\n"));
 	free(out);
-	/* pids 100 and 200 with those start times are not running: all three are dead */
-	assert_int_equal(tp_state_prune_holds(&doc), 3);
+	/* pids 100 and 200 with those start times are not running: all four are dead */
+	assert_int_equal(tp_state_prune_holds(&doc), 4);
 	assert_int_equal(doc.n, 1);
 	tp_state_doc_free(&doc);
 
