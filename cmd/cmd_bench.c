@@ -94,6 +94,38 @@ static void *play_thread(void *arg)
 }
 
 /*
+ * Wait for the workload.  A stop signal ends it too (the backend is put back only after
+ * it): SIGTERM first, then SIGKILL when it is still running WORKLOAD_GRACE_NS later (a
+ * workload that ignores SIGTERM must not keep the backend changed).
+ */
+#define WORKLOAD_GRACE_NS 2000000000ull
+static void wait_workload(pid_t pid, int *ws)
+{
+	uint64_t termed = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, ws, exp_stop ? WNOHANG : 0);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return;
+		if (!exp_stop)
+			continue;
+		if (!termed) {
+			kill(pid, SIGTERM);
+			termed = mono_ns();
+		} else if (termed != UINT64_MAX && mono_ns() - termed >= WORKLOAD_GRACE_NS) {
+			kill(pid, SIGKILL);
+			termed = UINT64_MAX;
+		}
+		if (r == 0) {
+			struct timespec ts = { 0, 10000000 };	/* 10 ms */
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/*
  * Run the workload once, its standard output to /dev/null: its seconds, and the
  * probe's figures for run r of configuration c; 0 or an exit status.
  */
@@ -111,10 +143,7 @@ static int run_once(struct cmd_ctx *ctx, struct bench *bn, size_t c, size_t r)
 	if (rc)
 		return cmd_error(ctx, EXIT_RUNTIME, "bench: cannot run %s: %s", command[0],
 				 strerror(-rc));
-	/* a stop signal ends the workload too: the backend is put back only after it */
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		if (exp_stop)
-			kill(pid, SIGTERM);
+	wait_workload(pid, &ws);
 	*secs = (double)(mono_ns() - t0) / 1e9;
 	probe_after(&bn->probe, counter, c, r);
 	if (exp_stop)
@@ -439,7 +468,8 @@ const struct cmd_entry cmd_bench_entry = {
 		"its virtual times, the clock advancing by the profile's length each run and "
 		"the last step's caps held until the run ends.  "
 		"Afterwards the backend and decay in force before are restored, also on SIGINT, "
-		"SIGTERM, SIGHUP, SIGQUIT or a closed output pipe (the workload is stopped, then "
+		"SIGTERM, SIGHUP, SIGQUIT or a closed output pipe (the workload is stopped: SIGTERM, "
+		"then SIGKILL when it is still running 2 s later; then "
 		"thermpress ends as the signal would: exit status 128 + signal); every change is "
 		"recorded in a state file first, so that `cap restore` undoes what a killed bench "
 		"left behind.  Against the "

@@ -6,9 +6,12 @@
  * after &cmd_cap_clear_entry (and commands.h may declare them with the others).
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <thermpress/stock.h>
 
@@ -61,9 +64,13 @@ static void hold_wait(uint64_t dur_ns)
 	}
 }
 
-/* Record, save and cap; *before gets the limits to put back.  0 or an exit status. */
+/*
+ * Record, save and cap.  Where the source keeps a ledger of holds (*ledger), the hold is
+ * entered there and its end gives each CPU what the ledger says; elsewhere *before gets
+ * the limits to put back.  0 or an exit status.
+ */
 static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
-		      const struct tp_cpuset *set, struct tp_limits **before)
+		      const struct tp_cpuset *set, struct tp_limits **before, bool *ledger)
 {
 	struct tp_error err = { 0 };
 	char warn[256];
@@ -71,17 +78,70 @@ static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
 
 	if (rc)
 		return rc;
-	rc = tp_source_journal(ctx->src, &err);
-	if (rc == 0)
-		rc = tp_limits_save(ctx->src, set, before, &err);
+	rc = tp_hold_begin(ctx->src, &err);
+	*ledger = rc == 0;
+	if (rc == -ENOTSUP) {
+		rc = tp_source_journal(ctx->src, &err);
+		if (rc == 0)
+			rc = tp_limits_save(ctx->src, set, before, &err);
+	}
 	if (rc == 0 && !exp_stop)
 		rc = tp_cap_set(ctx->src, set, &args->pos[POS_VALUE].v.cap, &err);
+	if (rc < 0 && *ledger) {
+		tp_hold_end(ctx->src, NULL, NULL);	/* out of the ledger again */
+		*ledger = false;
+	}
 	if (rc == 0 && warn[0])
 		cmd_warning(ctx, "%s", warn);
 	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 
-static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, const char *list)
+/* The hold's end: each CPU back to what the ledger says, or to the limits saved before. */
+static int hold_end(struct cmd_ctx *ctx, bool ledger, const struct tp_limits *before,
+		    const char *list)
+{
+	struct tp_error err = { 0 };
+	struct tp_cpuset left;
+	char which[256];
+	int rc = ledger ? tp_hold_end(ctx->src, &left, &err)
+			: tp_limits_put_back(ctx->src, before, NULL, &err);
+
+	if (rc > 0)	/* put back without the ledger: said, not a failure */
+		cmd_warning(ctx, "%s", err.msg);
+	if (rc >= 0)
+		return 0;
+	if (ledger && tp_cpuset_count(&left))
+		tp_cpuset_format(&left, which, sizeof(which));
+	else
+		snprintf(which, sizeof(which), "%s", list);
+	/* say what may remain, and how to undo it */
+	return cmd_error(ctx, EXIT_RUNTIME,
+			 "%s; cpus %s may still carry this hold's cap: undo it with "
+			 "'thermpress cap restore' (with the same --root), or with "
+			 "'thermpress cap clear %s' where the state file is gone",
+			 err.msg[0] ? err.msg : strerror(-rc), which, which);
+}
+
+/*
+ * One line of the hold's own output, only when standard output takes it at once: a full
+ * pipe (a reader that does not read) must not keep the cap past its time.  A line left
+ * out is counted in *dropped and named at the end.
+ */
+static void hold_say(struct cmd_ctx *ctx, unsigned *dropped, const char *fmt, const char *a,
+		     const char *b, const char *c)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	if (!ctx->cli && (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLOUT))) {
+		(*dropped)++;
+		return;
+	}
+	out_printf(ctx, fmt, a, b, c);
+	out_check_stdout(false);
+}
+
+static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, const char *list,
+			  unsigned *dropped)
 {
 	const struct cmd_parsed *dur = &args->opt[OPT_FOR];
 	const char *val = args->pos[POS_VALUE].text;
@@ -89,20 +149,21 @@ static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, cons
 	if (exp_stop)
 		;	/* stopped before the cap was set: nothing to announce */
 	else if (dur->given)
-		out_printf(ctx, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
-			   list, val, dur->text);
+		hold_say(ctx, dropped, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
+			 list, val, dur->text);
 	else
-		out_printf(ctx, "holding the cap on cpus %s at %s until interrupted\n", list, val);
-	out_check_stdout(false);
+		hold_say(ctx, dropped, "holding the cap on cpus %s at %s until interrupted\n%s", list,
+			 val, "");
 }
 
 static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
-	struct tp_error err = { 0 };
 	struct tp_cpuset set;
 	struct tp_limits *before = NULL;
 	char list[256];
-	int rc, status;
+	unsigned dropped = 0;
+	bool ledger = false;
+	int status;
 
 	/* everything is checked before anything is applied */
 	status = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
@@ -113,18 +174,27 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 	/* from here on a signal only sets exp_stop: the caps are put back below */
 	exp_signals_install();
-	status = hold_apply(ctx, args, &set, &before);
+	status = hold_apply(ctx, args, &set, &before, &ledger);
 	if (status)
 		goto out;
 	tp_cpuset_format(&set, list, sizeof(list));
-	hold_announce(ctx, args, list);
+	hold_announce(ctx, args, list, &dropped);
 	hold_wait(args->opt[OPT_FOR].given ? args->opt[OPT_FOR].v.ns : 0);
-	/* back to what was in force before the hold (an earlier cap set too) */
-	rc = tp_limits_put_back(ctx->src, before, NULL, &err);
-	if (rc < 0)
-		status = cmd_tp_error(ctx, rc, &err);
-	else if (exp_stop != SIGPIPE)
-		out_printf(ctx, "restored cpus %s%s\n", list, signal_word(exp_stop));
+	/* back to what was in force before the hold (an earlier cap set too), or to the cap
+	 * of the most recent holder still holding */
+	status = hold_end(ctx, ledger, before, list);
+	if (!status && exp_stop != SIGPIPE)
+		hold_say(ctx, &dropped, "restored cpus %s%s\n%s", list, signal_word(exp_stop), "");
+	if (dropped && exp_stop != SIGPIPE) {
+		const char *what = "standard output took nothing without waiting: %u %s of the hold "
+				   "left out (the cap ended on time)";
+
+		if (status || exp_stop)
+			cmd_warning(ctx, what, dropped, dropped == 1 ? "line" : "lines");
+		else
+			status = cmd_error(ctx, EXIT_RUNTIME, what, dropped,
+					   dropped == 1 ? "line" : "lines");
+	}
 out:
 	tp_limits_free(before);
 	exp_signals_restore();
@@ -175,7 +245,12 @@ const struct cmd_entry cmd_cap_hold_entry = {
 		"through scaling_max_freq (the default) or the CPUs' cpufreq cooling device "
 		"(--via cooling).  Every change is recorded in a state file first (also on the "
 		"patched interface and a served simulator), so that `cap restore` undoes what a "
-		"killed thermpress left behind.",
+		"killed thermpress left behind.  Holds nest: while several processes hold one CPU "
+		"(on a stock kernel one policy) it carries the cap of the most recent one still "
+		"holding, and after the last one ends what it had before the first "
+		"(docs/state.md).  The hold's lines are written only when standard output takes "
+		"them at once: a full pipe never keeps the cap past its time (a line left out is "
+		"named on stderr, exit status 1).",
 	.flags = CMD_NO_SHELL,
 	.exec = exec_cap_hold,
 };

@@ -365,6 +365,22 @@ int tp_source_journal(struct tp_source *src, struct tp_error *err)
 	return src->ops->journal ? src->ops->journal(src, err) : 0;
 }
 
+int tp_hold_begin(struct tp_source *src, struct tp_error *err)
+{
+	if (!src->ops->hold_begin)
+		return tp_error_set(err, -ENOTSUP, "%s keeps no ledger of holds", src->description);
+	return src->ops->hold_begin(src, err);
+}
+
+int tp_hold_end(struct tp_source *src, struct tp_cpuset *left, struct tp_error *err)
+{
+	if (left)
+		tp_cpuset_zero(left);
+	if (!src->ops->hold_end)
+		return tp_error_set(err, -ENOTSUP, "%s keeps no ledger of holds", src->description);
+	return src->ops->hold_end(src, left, err);
+}
+
 int tp_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
 {
 	memset(rep, 0, sizeof(*rep));

@@ -65,6 +65,9 @@ struct tp_source_ops {
 	int (*journal)(struct tp_source *src, struct tp_error *err);
 	int (*restore)(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err);
 	int (*pending)(struct tp_source *src, struct tp_pending *out, struct tp_error *err);
+	/* Optional (NULL: -ENOTSUP): nested holds, tp_hold_begin() and tp_hold_end(). */
+	int (*hold_begin)(struct tp_source *src, struct tp_error *err);
+	int (*hold_end)(struct tp_source *src, struct tp_cpuset *left, struct tp_error *err);
 	void (*close)(struct tp_source *src);
 };
 

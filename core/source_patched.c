@@ -29,6 +29,11 @@ struct patched {
 	char root_canon[4096];
 	char state_dir[4096];
 	char state_name[64];
+	int state_dirfd;	/* the state directory, kept from the first journal on: -1 before */
+	/* a holder (tp_hold_begin): its caps are entered in the ledger as this process's */
+	bool holder;
+	int64_t self_pid, self_start;
+	int64_t *held_before;	/* [cpu]: what it carried before this holder first capped it, -1 */
 };
 
 static int file_path(const struct patched *p, const char *name, char *path, size_t len)
@@ -170,8 +175,15 @@ static int patched_backends(struct tp_source *src, char names[][TP_NAME_MAX], si
 
 /* ---- The state file: every change recorded before it is made ---------------------- */
 
+/*
+ * Open the state file: in the directory kept open since the journal was turned on (a
+ * directory swapped for a link meanwhile changes nothing), else looked up by name.
+ */
 static int journal_open(struct patched *p, struct tp_state *st, bool create, struct tp_error *err)
 {
+	if (p->state_dirfd >= 0)
+		return tp_state_open_at(st, p->state_dirfd, p->state_dir, p->state_name,
+					p->root_canon, err);
 	return tp_state_open(st, NULL, p->state_dir, p->state_name, p->root_canon, create, err);
 }
 
@@ -235,6 +247,78 @@ static int inject_value(const struct tp_cpuset *cpus, uint64_t khz, char *value,
 	return 0;
 }
 
+/* This process's hold on cpu, or NULL. */
+static struct tp_state_entry *own_hold(const struct patched *p, struct tp_state_doc *doc, int cpu)
+{
+	for (size_t i = 0; i < doc->n; i++) {
+		struct tp_state_entry *e = &doc->v[i];
+
+		if (e->kind == TP_STATE_HOLD && e->held == TP_STATE_CAP && e->id == cpu &&
+		    e->pid == p->self_pid && e->start == p->self_start)
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * Cap cpus at khz with the state file st open and locked, snap taken before: the cap
+ * records updated (the first original kept), a holder's ledger entries too.
+ */
+static int inject_locked(struct patched *p, struct tp_state *st, const struct tp_snapshot *snap,
+			 const struct tp_cpuset *cpus, uint64_t khz, bool hold, struct tp_error *err)
+{
+	char value[4096];
+	size_t first_added = st->doc.n;
+	bool *drop = calloc(st->doc.n + 1, sizeof(*drop));
+	int rc = drop ? inject_value(cpus, khz, value, sizeof(value), err)
+		      : tp_error_set(err, -ENOMEM, "out of memory");
+
+	for (int cpu = tp_cpuset_next(cpus, 0); rc == 0 && cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
+		int i = tp_snapshot_find_cpu(snap, cpu);
+		const struct tp_cpu *c = i >= 0 ? &snap->cpus[i] : NULL;
+		int64_t now = c && c->capped_freq_khz > 0 && c->capped_freq_khz < c->max_freq_khz ?
+			c->capped_freq_khz : 0;
+		struct tp_state_entry *en = tp_state_find(&st->doc, TP_STATE_CAP, cpu, NULL), *h;
+
+		if (!c)
+			continue;
+		if (!en) {
+			struct tp_state_entry add = { .kind = TP_STATE_CAP, .id = cpu, .original = now,
+						      .applied = (int64_t)khz };
+
+			if ((int64_t)khz != now && tp_state_add(&st->doc, &add) < 0)
+				rc = tp_error_set(err, -ENOMEM, "out of memory");
+		} else if ((int64_t)khz == en->original &&
+			   !tp_state_held(&st->doc, TP_STATE_CAP, cpu)) {
+			drop[en - st->doc.v] = true;
+		} else {
+			/* held: the record stays for the last holder's end and cap restore */
+			en->applied = (int64_t)khz;
+		}
+		if (!hold || rc < 0)
+			continue;
+		if (p->held_before && cpu < TP_MAX_CPUS && p->held_before[cpu] < 0)
+			p->held_before[cpu] = now;
+		h = own_hold(p, &st->doc, cpu);
+		if (h) {
+			h->applied = (int64_t)khz;
+		} else {
+			struct tp_state_entry add = { .kind = TP_STATE_HOLD, .held = TP_STATE_CAP, .id = cpu,
+						      .pid = p->self_pid, .start = p->self_start,
+						      .applied = (int64_t)khz };
+
+			add.before = tp_state_hold_base(&st->doc, TP_STATE_CAP, cpu, now);
+
+			if (tp_state_add(&st->doc, &add) < 0)
+				rc = tp_error_set(err, -ENOMEM, "out of memory");
+		}
+	}
+	if (rc == 0)
+		rc = journaled_write(p, st, "inject", value, first_added, drop, err);
+	free(drop);
+	return rc;
+}
+
 static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, uint64_t khz,
 			  struct tp_error *err)
 {
@@ -242,8 +326,6 @@ static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, u
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_state st;
 	char value[4096];
-	bool *drop = NULL;
-	size_t first_added;
 	int rc = inject_value(cpus, khz, value, sizeof(value), err);
 
 	if (rc < 0 || !p->journal)
@@ -252,34 +334,8 @@ static int patched_inject(struct tp_source *src, const struct tp_cpuset *cpus, u
 	if (rc < 0)
 		return rc;
 	rc = patched_snapshot(src, &snap, err);
-	first_added = st.doc.n;
-	drop = calloc(st.doc.n + 1, sizeof(*drop));
-	if (rc == 0 && !drop)
-		rc = tp_error_set(err, -ENOMEM, "out of memory");
-	for (int cpu = tp_cpuset_next(cpus, 0); rc == 0 && cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
-		int i = tp_snapshot_find_cpu(&snap, cpu);
-		const struct tp_cpu *c = i >= 0 ? &snap.cpus[i] : NULL;
-		int64_t now = c && c->capped_freq_khz > 0 && c->capped_freq_khz < c->max_freq_khz ?
-			c->capped_freq_khz : 0;
-		struct tp_state_entry *en = tp_state_find(&st.doc, TP_STATE_CAP, cpu, NULL);
-
-		if (!c)
-			continue;
-		if (!en) {
-			struct tp_state_entry add = { .kind = TP_STATE_CAP, .id = cpu, .original = now,
-						      .applied = (int64_t)khz };
-
-			if ((int64_t)khz != now && tp_state_add(&st.doc, &add) < 0)
-				rc = tp_error_set(err, -ENOMEM, "out of memory");
-		} else if ((int64_t)khz == en->original) {
-			drop[en - st.doc.v] = true;
-		} else {
-			en->applied = (int64_t)khz;
-		}
-	}
 	if (rc == 0)
-		rc = journaled_write(p, &st, "inject", value, first_added, drop, err);
-	free(drop);
+		rc = inject_locked(p, &st, &snap, cpus, khz, p->holder, err);
 	tp_snapshot_release(&snap);
 	tp_state_close(&st);
 	return rc;
@@ -379,9 +435,184 @@ static int patched_journal(struct tp_source *src, struct tp_error *err)
 	/* the state file must be usable before anything is changed */
 	int rc = journal_open(p, &st, true, err);
 
+	/* from now on the directory is this one, whatever its name comes to lead to */
+	if (rc == 0 && p->state_dirfd < 0 && st.dirfd >= 0) {
+		p->state_dirfd = fcntl(st.dirfd, F_DUPFD_CLOEXEC, 0);
+		if (p->state_dirfd < 0)
+			rc = tp_error_set(err, -errno, "cannot keep the state directory %s open: %s",
+					  p->state_dir, strerror(errno));
+	}
 	tp_state_close(&st);
 	if (rc == 0)
 		p->journal = true;
+	return rc;
+}
+
+static int patched_hold_begin(struct tp_source *src, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	int rc = tp_state_self(&p->self_pid, &p->self_start);
+
+	if (rc < 0)
+		return tp_error_set(err, rc, "cannot tell this process's start time from /proc/self/stat: %s "
+				    "(a hold is recorded by pid and start time)", strerror(-rc));
+	if (!p->held_before) {
+		p->held_before = malloc(TP_MAX_CPUS * sizeof(*p->held_before));
+		if (!p->held_before)
+			return tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < TP_MAX_CPUS; i++)
+		p->held_before[i] = -1;
+	rc = patched_journal(src, err);
+	if (rc == 0)
+		p->holder = true;
+	return rc;
+}
+
+/*
+ * The state file cannot be used at the end of a hold (its directory removed, the disk
+ * full): put back, without it, what each CPU carried before this holder capped it.  1
+ * (why in err) when that worked, else the write's error.
+ */
+static int hold_end_blind(struct patched *p, int why, struct tp_cpuset *left, struct tp_error *err)
+{
+	struct tp_cpuset *one = malloc(sizeof(*one));
+	char value[4096], msg[sizeof(err->msg)];
+	struct tp_error werr = { 0 };
+	int first = 0;
+
+	if (!one)
+		return why;
+	snprintf(msg, sizeof(msg), "%s", err ? err->msg : "");
+	for (int cpu = 0; cpu < TP_MAX_CPUS; cpu++) {
+		int rc;
+
+		if (p->held_before[cpu] < 0)
+			continue;
+		tp_cpuset_zero(one);
+		tp_cpuset_add(one, cpu);
+		rc = inject_value(one, (uint64_t)p->held_before[cpu], value, sizeof(value), &werr);
+		if (rc == 0)
+			rc = write_file(p, "inject", value, &werr);
+		if (rc < 0) {
+			if (left)
+				tp_cpuset_add(left, cpu);
+			if (!first)
+				first = rc;
+		}
+	}
+	free(one);
+	if (first)
+		return tp_error_set(err, first, "%s; and without it: %s", msg, werr.msg);
+	p->holder = false;
+	return tp_error_set(err, 1, "%s: put back the caps from before this hold without the "
+			    "state file (the other holders' caps, if any, are not kept)", msg);
+}
+
+/*
+ * What cpu carries when this process's hold ends: the cap of the most recent live hold
+ * left, else what it carried before the first hold (before, from this holder's line).
+ */
+static int64_t hold_target(struct tp_state_doc *doc, int cpu, int64_t before)
+{
+	struct tp_state_entry *h = tp_state_last_hold(doc, TP_STATE_CAP, cpu);
+
+	return h ? h->applied : before;
+}
+
+/* Write the targets of the CPUs of todo, one write per value; the CPUs not done in left. */
+static int write_targets(struct patched *p, struct tp_state *st, const struct tp_snapshot *snap,
+			 struct tp_cpuset *todo, const int64_t *target, struct tp_cpuset *left,
+			 struct tp_error *err)
+{
+	struct tp_cpuset *group = malloc(sizeof(*group));
+	int first = 0;
+
+	if (!group)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	while (tp_cpuset_count(todo)) {
+		int lead = tp_cpuset_next(todo, 0), rc;
+
+		tp_cpuset_zero(group);
+		for (int cpu = lead; cpu >= 0; cpu = tp_cpuset_next(todo, cpu + 1))
+			if (target[cpu] == target[lead])
+				tp_cpuset_add(group, cpu);
+		for (int cpu = tp_cpuset_next(group, 0); cpu >= 0; cpu = tp_cpuset_next(group, cpu + 1))
+			todo->bits[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
+		rc = inject_locked(p, st, snap, group, (uint64_t)target[lead], false,
+				   first ? NULL : err);
+		if (rc < 0) {
+			if (!first)
+				first = rc;
+			for (size_t w = 0; left && w < TP_MAX_CPUS / 64; w++)
+				left->bits[w] |= group->bits[w];
+		}
+	}
+	free(group);
+	return first;
+}
+
+static int patched_hold_end(struct tp_source *src, struct tp_cpuset *left, struct tp_error *err)
+{
+	struct patched *p = src->priv;
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
+	struct tp_cpuset *mine = calloc(1, sizeof(*mine));
+	int64_t *target = calloc(TP_MAX_CPUS, sizeof(*target));
+	struct tp_state st;
+	int rc;
+
+	if (!p->holder) {
+		free(mine);
+		free(target);
+		return 0;
+	}
+	if (!mine || !target) {
+		free(mine);
+		free(target);
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	rc = journal_open(p, &st, true, err);
+	if (rc < 0) {
+		free(mine);
+		free(target);
+		return hold_end_blind(p, rc, left, err);
+	}
+	rc = patched_snapshot(src, &snap, err);
+	if (rc < 0)
+		tp_state_close(&st);
+	if (rc == 0) {
+		/* this process's holds leave the ledger, and so do those of the dead */
+		for (size_t i = 0; i < st.doc.n;) {
+			struct tp_state_entry *e = &st.doc.v[i];
+
+			if (e->kind == TP_STATE_HOLD && e->held == TP_STATE_CAP &&
+			    e->pid == p->self_pid && e->start == p->self_start) {
+				tp_cpuset_add(mine, e->id);
+				target[e->id] = e->before;
+				tp_state_drop(&st.doc, e);
+				st.dirty = true;
+			} else {
+				i++;
+			}
+		}
+		if (tp_state_prune_holds(&st.doc))
+			st.dirty = true;
+		for (int cpu = tp_cpuset_next(mine, 0); cpu >= 0; cpu = tp_cpuset_next(mine, cpu + 1))
+			target[cpu] = hold_target(&st.doc, cpu, target[cpu]);
+		if (left)
+			*left = *mine;
+		rc = write_targets(p, &st, &snap, mine, target, NULL, err);
+		if (rc == 0 && left)
+			tp_cpuset_zero(left);
+		if (rc == 0)
+			rc = tp_state_save(&st, err);
+		tp_state_close(&st);
+	}
+	if (rc == 0)
+		p->holder = false;
+	tp_snapshot_release(&snap);
+	free(mine);
+	free(target);
 	return rc;
 }
 
@@ -393,7 +624,9 @@ static int patched_pending(struct tp_source *src, struct tp_pending *out, struct
 
 	snprintf(out->state_file, sizeof(out->state_file), "%s/%s", p->state_dir, p->state_name);
 	if (rc == 0) {
-		out->count = st.doc.n;
+		out->count = 0;
+		for (size_t i = 0; i < st.doc.n; i++)
+			out->count += st.doc.v[i].kind != TP_STATE_HOLD;	/* holds name no change */
 		out->skipped = st.doc.nbad;
 	}
 	tp_state_close(&st);
@@ -440,6 +673,9 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 		return rc;
 	tp_state_report_bad(&st, rep);
 	drop_stock_limits(&st, rep);
+	/* the holds of processes that are gone are over; a live holder keeps its cap */
+	if (tp_state_prune_holds(&st.doc))
+		st.dirty = true;
 	if (st.doc.n && active_backend(src, active, &decay, NULL) == 0)
 		snprintf(before, sizeof(before), "%s", active);
 	had_backend = tp_state_find(&st.doc, TP_STATE_BACKEND, 0, NULL) != NULL;
@@ -453,13 +689,22 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 				continue;
 			}
 			if (e->kind == TP_STATE_CAP) {
+				struct tp_state_entry *h = tp_state_last_hold(&st.doc, TP_STATE_CAP, e->id);
+				int64_t khz = h ? h->applied : e->original;
 				struct tp_cpuset one_cpu;
 
 				tp_cpuset_zero(&one_cpu);
 				tp_cpuset_add(&one_cpu, e->id);
-				rc = inject_value(&one_cpu, (uint64_t)e->original, value, sizeof(value), &one);
+				rc = inject_value(&one_cpu, (uint64_t)khz, value, sizeof(value), &one);
 				if (rc == 0)
 					rc = write_file(p, "inject", value, &one);
+				if (rc == 0 && khz != e->original) {
+					/* a live holder's cap: its original stays for its end */
+					e->applied = khz;
+					st.dirty = true;
+					i++;
+					continue;
+				}
 			} else {
 				/* a backend's decay period is set while it is active */
 				rc = 0;
@@ -555,6 +800,9 @@ static void patched_close(struct tp_source *src)
 {
 	struct patched *p = src->priv;
 
+	if (p->state_dirfd >= 0)
+		close(p->state_dirfd);
+	free(p->held_before);
 	free(p->buf);
 	free(p);
 }
@@ -570,6 +818,8 @@ static const struct tp_source_ops patched_ops = {
 	.journal = patched_journal,
 	.restore = patched_restore,
 	.pending = patched_pending,
+	.hold_begin = patched_hold_begin,
+	.hold_end = patched_hold_end,
 	.close = patched_close,
 };
 
@@ -588,6 +838,7 @@ int tp_source_patched_open(const char *root, struct tp_source *src, struct tp_er
 		return tp_error_set(err, -ENAMETOOLONG, "root path too long");
 	}
 	snprintf(p->root, sizeof(p->root), "%s", root);
+	p->state_dirfd = -1;
 	/* the state file of this root: one per root, named by a hash of its real path */
 	tp_state_canonical_root(root, p->root_canon, sizeof(p->root_canon));
 	tp_state_default_dir(p->state_dir, sizeof(p->state_dir));

@@ -23,7 +23,10 @@ static const char *const kind_words[] = {
 	[TP_STATE_CAP] = "cap",
 	[TP_STATE_BACKEND] = "backend",
 	[TP_STATE_DECAY] = "decay",
+	[TP_STATE_HOLD] = "hold",
 };
+
+#define HOLD_PID_MAX 4194304	/* PID_MAX_LIMIT */
 
 /* ---- entries ------------------------------------------------------------------- */
 
@@ -62,6 +65,13 @@ bool tp_state_entry_valid(const struct tp_state_entry *e)
 		return e->id == 0 && tp_state_name_valid(e->name) && e->original >= 1 &&
 		       e->original <= TP_STATE_VALUE_MAX && e->applied >= 1 &&
 		       e->applied <= TP_STATE_VALUE_MAX;
+	case TP_STATE_HOLD:
+		return e->id >= 0 && e->id <= TP_STATE_ID_MAX && e->pid >= 1 &&
+		       e->pid <= HOLD_PID_MAX && e->start >= 0 &&
+		       (e->held == TP_STATE_CAP || e->held == TP_STATE_COOLING ||
+			(e->held == TP_STATE_SCALING && e->applied >= 1)) &&
+		       e->applied >= 0 && e->applied <= TP_STATE_VALUE_MAX &&
+		       e->before >= (e->held == TP_STATE_SCALING) && e->before <= TP_STATE_VALUE_MAX;
 	}
 	return false;
 }
@@ -72,7 +82,7 @@ struct tp_state_entry *tp_state_find(struct tp_state_doc *doc, enum tp_state_kin
 	for (size_t i = 0; i < doc->n; i++) {
 		struct tp_state_entry *e = &doc->v[i];
 
-		if (e->kind != kind)
+		if (e->kind != kind || kind == TP_STATE_HOLD)
 			continue;
 		if (kind == TP_STATE_BACKEND)
 			return e;
@@ -99,6 +109,106 @@ void tp_state_drop(struct tp_state_doc *doc, struct tp_state_entry *e)
 
 	memmove(&doc->v[i], &doc->v[i + 1], (doc->n - i - 1) * sizeof(*e));
 	doc->n--;
+}
+
+/* ---- the ledger of holds ------------------------------------------------------ */
+
+/* The start time (field 22) and state (field 3) of /proc/PID/stat; -errno. */
+static int proc_stat(const char *which, int64_t *start, char *state)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", which);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the command name may hold spaces and parentheses */
+	if (!p || p[1] != ' ')
+		return -EPROTO;
+	p += 2;
+	*state = *p;
+	/* p is at field 3; field 22 is 19 spaces further */
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return -EPROTO;
+	*start = strtoll(p, NULL, 10);
+	return 0;
+}
+
+int tp_state_self(int64_t *pid, int64_t *start)
+{
+	char state;
+
+	*pid = getpid();
+	return proc_stat("self", start, &state);
+}
+
+bool tp_state_holder_alive(int64_t pid, int64_t start)
+{
+	char which[32], state = 0;
+	int64_t t = -1;
+
+	snprintf(which, sizeof(which), "%lld", (long long)pid);
+	if (proc_stat(which, &t, &state) < 0)
+		return false;
+	return t == start && state != 'Z' && state != 'X' && state != 'x';
+}
+
+size_t tp_state_prune_holds(struct tp_state_doc *doc)
+{
+	size_t dropped = 0;
+
+	for (size_t i = 0; i < doc->n;) {
+		struct tp_state_entry *e = &doc->v[i];
+
+		if (e->kind == TP_STATE_HOLD && !tp_state_holder_alive(e->pid, e->start)) {
+			tp_state_drop(doc, e);
+			dropped++;
+		} else {
+			i++;
+		}
+	}
+	return dropped;
+}
+
+struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, enum tp_state_kind held, int id)
+{
+	for (size_t i = doc->n; i-- > 0;)
+		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].held == held && doc->v[i].id == id)
+			return &doc->v[i];
+	return NULL;
+}
+
+int64_t tp_state_hold_base(struct tp_state_doc *doc, enum tp_state_kind held, int id, int64_t now)
+{
+	struct tp_state_entry *h = tp_state_last_hold(doc, held, id);
+
+	return h ? h->before : now;
+}
+
+bool tp_state_held(struct tp_state_doc *doc, enum tp_state_kind held, int id)
+{
+	return tp_state_last_hold(doc, held, id) != NULL;
+}
+
+static bool hold_repeated(const struct tp_state_doc *doc, const struct tp_state_entry *e)
+{
+	for (size_t i = 0; i < doc->n; i++)
+		if (doc->v[i].kind == TP_STATE_HOLD && doc->v[i].held == e->held &&
+		    doc->v[i].id == e->id && doc->v[i].pid == e->pid && doc->v[i].start == e->start)
+			return true;
+	return false;
 }
 
 static int add_bad(struct tp_state_doc *doc, unsigned line, const char *text, size_t len)
@@ -157,7 +267,7 @@ static bool parse_num(const char *tok, int64_t *out)
 /* One entry line (NUL-terminated, no newline); false when it is not one. */
 static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 {
-	char *tok[6], *save = NULL;
+	char *tok[8], *save = NULL;
 	int n = 0;
 	int64_t id = 0;
 
@@ -166,7 +276,7 @@ static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 		if (*p == ' ' && (p == line || p[1] == ' ' || p[1] == '\0'))
 			return false;
 	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		if (n == 6)
+		if (n == 8)
 			return false;
 		tok[n++] = t;
 	}
@@ -187,6 +297,23 @@ static bool parse_entry(char *line, int version, struct tp_state_entry *e)
 			return false;
 		strcpy(e->name, tok[1]);
 		strcpy(e->applied_name, tok[2]);
+	} else if (version >= 2 && !strcmp(tok[0], "hold")) {
+		int k = 1;
+
+		e->kind = TP_STATE_HOLD;
+		e->held = TP_STATE_CAP;
+		if (n == 7 && !strcmp(tok[1], "scaling_max_freq"))
+			e->held = TP_STATE_SCALING;
+		else if (n == 7 && !strcmp(tok[1], "cur_state"))
+			e->held = TP_STATE_COOLING;
+		else if (n != 6)
+			return false;
+		k += n == 7;
+		if (!parse_num(tok[k], &id) || id > TP_STATE_ID_MAX ||
+		    !parse_num(tok[k + 1], &e->pid) || !parse_num(tok[k + 2], &e->start) ||
+		    !parse_num(tok[k + 3], &e->applied) || !parse_num(tok[k + 4], &e->before))
+			return false;
+		e->id = (int)id;
 	} else if (version >= 2 && !strcmp(tok[0], "decay")) {
 		e->kind = TP_STATE_DECAY;
 		if (n != 4 || strlen(tok[1]) >= TP_NAME_MAX || !parse_num(tok[2], &e->original) ||
@@ -247,7 +374,8 @@ int tp_state_parse(const char *text, size_t len, const char *path, struct tp_sta
 		if (!bad && !torn && parse_entry(line, version, &e)) {
 			const char *name = e.kind == TP_STATE_DECAY ? e.name : NULL;
 
-			if (!tp_state_find(doc, e.kind, e.id, name)) {
+			if (e.kind == TP_STATE_HOLD ? !hold_repeated(doc, &e)
+						    : !tp_state_find(doc, e.kind, e.id, name)) {
 				if (tp_state_add(doc, &e) < 0)
 					goto oom;
 				continue;
@@ -296,6 +424,12 @@ char *tp_state_format(const struct tp_state_doc *doc, bool keep_bad, size_t *len
 		else if (e->kind == TP_STATE_DECAY)
 			used += (size_t)snprintf(buf + used, cap - used, "%s %s %lld %lld\n", w, e->name,
 						 (long long)e->original, (long long)e->applied);
+		else if (e->kind == TP_STATE_HOLD)
+			used += (size_t)snprintf(buf + used, cap - used, "%s %s%s%d %lld %lld %lld %lld\n",
+						 w, e->held == TP_STATE_CAP ? "" : kind_words[e->held],
+						 e->held == TP_STATE_CAP ? "" : " ", e->id,
+						 (long long)e->pid, (long long)e->start,
+						 (long long)e->applied, (long long)e->before);
 		else
 			used += (size_t)snprintf(buf + used, cap - used, "%s %d %lld %lld\n", w, e->id,
 						 (long long)e->original, (long long)e->applied);
@@ -553,10 +687,32 @@ static int read_state(struct tp_state *st, const char *root_canon, struct tp_err
 	return 0;
 }
 
+/* With st->dirfd open: check it, take the lock, read the file. */
+static int lock_and_read(struct tp_state *st, const char *shown, const char *root_canon,
+			 struct tp_error *err)
+{
+	char lock[300];
+	int rc = check_dir(st->dirfd, shown, err);
+
+	if (rc < 0)
+		return rc;
+	snprintf(lock, sizeof(lock), "%s.lock", st->name);
+	st->lockfd = openat(st->dirfd, lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (st->lockfd < 0)
+		return tp_error_set(err, -errno, "cannot open the lock file %s.lock: %s%s", st->path,
+				    strerror(errno), errno == ELOOP ? " (a symbolic link: remove it)" : "");
+	while (flock(st->lockfd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		return tp_error_set(err, -errno, "cannot lock %s.lock: %s", st->path, strerror(errno));
+	}
+	return read_state(st, root_canon, err);
+}
+
 int tp_state_open(struct tp_state *st, const char *root, const char *dir, const char *name,
 		  const char *root_canon, bool create, struct tp_error *err)
 {
-	char lock[300];
+	char shown[TP_STATE_PATH_MAX];
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -576,36 +732,32 @@ int tp_state_open(struct tp_state *st, const char *root, const char *dir, const 
 	}
 	if (rc < 0)
 		return rc;
-	{
-		char shown[TP_STATE_PATH_MAX];
+	if (root && root[0])
+		snprintf(shown, sizeof(shown), "%.2000s/%.2000s", root, dir);
+	else
+		snprintf(shown, sizeof(shown), "%.4000s", dir);
+	rc = lock_and_read(st, shown, root_canon, err);
+	if (rc < 0)
+		tp_state_close(st);
+	return rc;
+}
 
-		if (root && root[0])
-			snprintf(shown, sizeof(shown), "%.2000s/%.2000s", root, dir);
-		else
-			snprintf(shown, sizeof(shown), "%.4000s", dir);
-		rc = check_dir(st->dirfd, shown, err);
-	}
+int tp_state_open_at(struct tp_state *st, int dirfd, const char *shown, const char *name,
+		     const char *root_canon, struct tp_error *err)
+{
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->lockfd = -1;
+	snprintf(st->path, sizeof(st->path), "%.4000s/%s", shown, name);
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	st->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	if (st->dirfd < 0)
+		return tp_error_set(err, -errno, "cannot use the state directory %s: %s", shown,
+				    strerror(errno));
+	rc = lock_and_read(st, shown, root_canon, err);
 	if (rc < 0)
-		goto fail;
-	snprintf(lock, sizeof(lock), "%s.lock", name);
-	st->lockfd = openat(st->dirfd, lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (st->lockfd < 0) {
-		rc = tp_error_set(err, -errno, "cannot open the lock file %s.lock: %s%s", st->path,
-				  strerror(errno), errno == ELOOP ? " (a symbolic link: remove it)" : "");
-		goto fail;
-	}
-	while (flock(st->lockfd, LOCK_EX) < 0) {
-		if (errno == EINTR)
-			continue;
-		rc = tp_error_set(err, -errno, "cannot lock %s.lock: %s", st->path, strerror(errno));
-		goto fail;
-	}
-	rc = read_state(st, root_canon, err);
-	if (rc < 0)
-		goto fail;
-	return 0;
-fail:
-	tp_state_close(st);
+		tp_state_close(st);
 	return rc;
 }
 

@@ -10,7 +10,15 @@
  *   cap CPU ORIGINAL_KHZ APPLIED_KHZ                      the patched interface (0: no cap)
  *   backend ORIGINAL APPLIED                              the active backend
  *   decay BACKEND ORIGINAL_MS APPLIED_MS                  a backend's decay period
+ *   hold CPU PID START KHZ BEFORE                         a live cap hold (the ledger)
+ *   hold scaling_max_freq|cur_state ID PID START VALUE BEFORE   a stock kernel's limit held
  *
+ * hold lines are the ledger of nested cap holds (docs/state.md): one per CPU and
+ * holding process (PID and its start time START, field 22 of /proc/PID/stat), in the
+ * order the holds began, each with the value the limit had before the first of them
+ * (BEFORE, the same on every line of a limit); the limit carries the value of its last
+ * live hold, and BEFORE when the last holder ends.  A hold whose process is gone (no such PID, a
+ * zombie, or another start time) is dead and is dropped by whoever finds it.
  * One entry per limit (kind and id, or backend name); the first original is kept
  * however often the limit changes again.  Ranges (tp_state_entry_valid()): ids
  * 0..TP_STATE_ID_MAX; scaling_max_freq and decay values 1..TP_STATE_VALUE_MAX,
@@ -48,6 +56,7 @@ enum tp_state_kind {
 	TP_STATE_CAP,		/* cap */
 	TP_STATE_BACKEND,	/* backend */
 	TP_STATE_DECAY,		/* decay */
+	TP_STATE_HOLD,		/* hold */
 };
 
 struct tp_state_entry {
@@ -55,7 +64,10 @@ struct tp_state_entry {
 	int id;				/* policy, cooling device or CPU; 0 for backend, decay */
 	char name[TP_NAME_MAX];		/* backend: the original; decay: whose period */
 	char applied_name[TP_NAME_MAX];	/* backend: the one switched to */
-	int64_t original, applied;	/* kHz, state or ms (unused for backend) */
+	int64_t original, applied;	/* kHz, state or ms (unused for backend); hold: applied */
+	int64_t pid, start;		/* hold: the holding process and its start time */
+	enum tp_state_kind held;	/* hold: the limit held (CAP, SCALING or COOLING) and id */
+	int64_t before;			/* hold: the limit's value before the first hold */
 };
 
 struct tp_state_doc {
@@ -85,6 +97,18 @@ struct tp_state_entry *tp_state_find(struct tp_state_doc *doc, enum tp_state_kin
 				     const char *name);
 int tp_state_add(struct tp_state_doc *doc, const struct tp_state_entry *e);
 void tp_state_drop(struct tp_state_doc *doc, struct tp_state_entry *e);
+/* This process as a holder: its pid and start time (-errno when /proc cannot tell). */
+int tp_state_self(int64_t *pid, int64_t *start);
+/* Whether the process pid with that start time still runs (not a zombie). */
+bool tp_state_holder_alive(int64_t pid, int64_t start);
+/* The value a limit had before its holds (from any of its hold lines), else now. */
+int64_t tp_state_hold_base(struct tp_state_doc *doc, enum tp_state_kind held, int id, int64_t now);
+/* Whether any hold line names the limit (its record then stays, even at its original). */
+bool tp_state_held(struct tp_state_doc *doc, enum tp_state_kind held, int id);
+/* Drop every hold of a process that is gone; how many were dropped. */
+size_t tp_state_prune_holds(struct tp_state_doc *doc);
+/* The most recent hold of the limit (held: CAP, SCALING or COOLING; the last line), or NULL. */
+struct tp_state_entry *tp_state_last_hold(struct tp_state_doc *doc, enum tp_state_kind held, int id);
 /* "lines 3, 7" of the skipped lines, for messages. */
 void tp_state_bad_lines(const struct tp_state_doc *doc, char *buf, size_t len);
 
@@ -107,6 +131,13 @@ struct tp_state {
  */
 int tp_state_open(struct tp_state *st, const char *root, const char *dir, const char *name,
 		  const char *root_canon, bool create, struct tp_error *err);
+/*
+ * The same with a directory already open (dirfd, kept by a holder from its start: the
+ * directory is never looked up by name again, so swapping it for a link changes
+ * nothing).  shown is the directory's name for messages.
+ */
+int tp_state_open_at(struct tp_state *st, int dirfd, const char *shown, const char *name,
+		     const char *root_canon, struct tp_error *err);
 /* Write the entries back atomically (or remove the file when none are left). */
 int tp_state_save(struct tp_state *st, struct tp_error *err);
 /* Drop the lock; unsaved changes are lost. */

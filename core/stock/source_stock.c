@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "stock.h"
@@ -173,6 +174,8 @@ static int read_policies(struct stock *s, struct tp_error *err)
 
 static void stock_free(struct stock *s)
 {
+	if (s->state_dirfd >= 0)
+		close(s->state_dirfd);
 	stock_kernel_avg_close(s);
 	for (size_t i = 0; i < s->nr_cpus; i++)
 		if (s->cpus[i].avg_ok)
@@ -221,6 +224,8 @@ int tp_source_stock_open(const char *root, struct tp_source *src, struct tp_erro
 	size_t len;
 	int rc;
 
+	if (s)
+		s->state_dirfd = -1;
 	if (!s)
 		return tp_error_set(err, -ENOMEM, "out of memory");
 	if (!root || !*root)
@@ -722,6 +727,19 @@ static int stock_restore_op(struct tp_source *src, struct tp_restore_report *rep
 	return rc;
 }
 
+static int stock_hold_begin_op(struct tp_source *src, struct tp_error *err)
+{
+	return stock_hold_begin(src->priv, err);
+}
+
+static int stock_hold_end_op(struct tp_source *src, struct tp_cpuset *left, struct tp_error *err)
+{
+	int rc = stock_hold_end(src->priv, left, err);
+
+	stock_sample(src->priv);	/* also after a partial failure: some may be back */
+	return rc;
+}
+
 static int stock_pending_op(struct tp_source *src, struct tp_pending *out, struct tp_error *err)
 {
 	size_t scaling, cooling;
@@ -744,6 +762,8 @@ static const struct tp_source_ops stock_ops = {
 	.limits_put_back = stock_limits_put_back_op,
 	.restore = stock_restore_op,
 	.pending = stock_pending_op,
+	.hold_begin = stock_hold_begin_op,
+	.hold_end = stock_hold_end_op,
 	.snapshot = stock_snapshot,
 	.inject = stock_inject_op,
 	.set_backend = stock_set_backend,

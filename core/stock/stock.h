@@ -148,6 +148,10 @@ struct stock {
 	char state_dir[STOCK_PATH_MAX + 64];
 	bool state_in_root;
 	char root_canon[STOCK_PATH_MAX];	/* realpath of the root, recorded in the file */
+	int state_dirfd;		/* the state directory kept open by a holder, else -1 */
+	/* a holder (tp_hold_begin): its limits are entered in the ledger as this process's */
+	bool holder;
+	int64_t self_pid, self_start;
 	uint64_t est_offset_ns;		/* estimator clock = time_ns + this */
 	/* the kernel's own average, read with BPF (kernel_avg.c) */
 	struct stock_kernel_avg *kernel_avg;	/* NULL: not read */
@@ -211,6 +215,9 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
  * cur_state records (the caps in force through each method). */
 int stock_pending(const struct stock *s, struct tp_pending *out, size_t *scaling,
 		  size_t *cooling, struct tp_error *err);
+/* Nested holds (tp_hold_begin, tp_hold_end; docs/state.md). */
+int stock_hold_begin(struct stock *s, struct tp_error *err);
+int stock_hold_end(struct stock *s, struct tp_cpuset *left, struct tp_error *err);
 /* The limits of the policies of cpus (tp_limits_save), and writing them back. */
 int stock_limits_save(struct stock *s, const struct tp_cpuset *cpus, void **saved,
 		      struct tp_error *err);

@@ -18,6 +18,7 @@
  *   $XDG_RUNTIME_DIR/thermpress/caps.state  as a user on "/", else /tmp/thermpress-UID/caps.state
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,11 +51,25 @@ void stock_state_path(struct stock *s)
 		snprintf(s->state_path, sizeof(s->state_path), "%.4000s/%s", s->state_dir, STATE_NAME);
 }
 
-/* Open (create = make it if missing), lock and read the state file. */
+/*
+ * Open (create = make it if missing), lock and read the state file: in the directory a
+ * holder keeps open from its start (swapping it for a link changes nothing), else by name.
+ */
 static int state_open(const struct stock *s, struct tp_state *st, bool create, struct tp_error *err)
 {
-	int rc = tp_state_open(st, s->state_in_root ? s->root : NULL, s->state_dir, STATE_NAME,
-			       s->root_canon, create, err);
+	char shown[2 * STOCK_PATH_MAX + 64];
+	int rc;
+
+	if (s->state_dirfd >= 0) {
+		if (s->state_in_root)
+			snprintf(shown, sizeof(shown), "%s/%s", s->root, s->state_dir);
+		else
+			snprintf(shown, sizeof(shown), "%s", s->state_dir);
+		rc = tp_state_open_at(st, s->state_dirfd, shown, STATE_NAME, s->root_canon, err);
+	} else {
+		rc = tp_state_open(st, s->state_in_root ? s->root : NULL, s->state_dir, STATE_NAME,
+				   s->root_canon, create, err);
+	}
 
 	if (rc < 0 && err && (rc == -EACCES || rc == -EROFS) &&
 	    strlen(err->msg) + strlen(stock_write_hint(rc)) < sizeof(err->msg))
@@ -82,7 +97,9 @@ int stock_pending(const struct stock *s, struct tp_pending *out, size_t *scaling
 	snprintf(out->state_file, sizeof(out->state_file), "%s", s->state_path);
 	*scaling = *cooling = 0;
 	if (rc == 0) {
-		out->count = st.doc.n;
+		out->count = 0;
+		for (size_t i = 0; i < st.doc.n; i++)
+			out->count += st.doc.v[i].kind != TP_STATE_HOLD;	/* holds name no change */
 		out->skipped = st.doc.nbad;
 		/* how the caps in force were written, which need not be today's method */
 		for (size_t i = 0; i < st.doc.n; i++) {
@@ -228,7 +245,7 @@ static int set_limit(struct stock *s, struct tp_state *st, enum entry_kind kind,
 		}
 		return rc;
 	}
-	if (value == en->original) {
+	if (value == en->original && !tp_state_held(&st->doc, (enum tp_state_kind)kind, id)) {
 		rc = write_limit(s, kind, id, value, err);
 		if (rc == 0)
 			state_drop(st, en);
@@ -238,6 +255,147 @@ static int set_limit(struct stock *s, struct tp_state *st, enum entry_kind kind,
 	st->dirty = true;
 	rc = tp_state_save(st, err);
 	return rc < 0 ? rc : write_limit(s, kind, id, value, err);
+}
+
+/* ---- The ledger of holds ---------------------------------------------------------- */
+
+static struct tp_state_entry *own_hold(const struct stock *s, struct tp_state *st,
+				       enum entry_kind kind, int id)
+{
+	for (size_t i = 0; i < st->doc.n; i++) {
+		struct tp_state_entry *e = &st->doc.v[i];
+
+		if (e->kind == TP_STATE_HOLD && e->held == (enum tp_state_kind)kind && e->id == id &&
+		    e->pid == s->self_pid && e->start == s->self_start)
+			return e;
+	}
+	return NULL;
+}
+
+/* This holder's line for the limit: its value now (saved with the limit's record). */
+static int hold_record(const struct stock *s, struct tp_state *st, enum entry_kind kind, int id,
+		       int64_t current, int64_t value, struct tp_error *err)
+{
+	struct tp_state_entry *h = own_hold(s, st, kind, id);
+	struct tp_state_entry add = { .kind = TP_STATE_HOLD, .held = (enum tp_state_kind)kind,
+				      .id = id, .pid = s->self_pid, .start = s->self_start,
+				      .applied = value };
+
+	add.before = tp_state_hold_base(&st->doc, (enum tp_state_kind)kind, id, current);
+
+	st->dirty = true;
+	if (h) {
+		h->applied = value;
+		return 0;
+	}
+	if (!tp_state_entry_valid(&add))
+		return tp_error_set(err, -ERANGE, "limit %lld of %s %d cannot be recorded",
+				    (long long)value, kind == ENTRY_SCALING ? "policy" : "cooling_device", id);
+	return tp_state_add(&st->doc, &add) < 0 ? tp_error_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+int stock_hold_begin(struct stock *s, struct tp_error *err)
+{
+	struct tp_state st;
+	int rc = tp_state_self(&s->self_pid, &s->self_start);
+
+	if (rc < 0)
+		return tp_error_set(err, rc, "cannot tell this process's start time from /proc/self/stat: %s "
+				    "(a hold is recorded by pid and start time)", strerror(-rc));
+	rc = state_open(s, &st, true, err);
+	/* from now on the directory is this one, whatever its name comes to lead to */
+	if (rc == 0 && s->state_dirfd < 0 && st.dirfd >= 0) {
+		s->state_dirfd = fcntl(st.dirfd, F_DUPFD_CLOEXEC, 0);
+		if (s->state_dirfd < 0)
+			rc = tp_error_set(err, -errno, "cannot keep the state directory of %s open: %s",
+					  s->state_path, strerror(errno));
+	}
+	tp_state_close(&st);
+	if (rc == 0)
+		s->holder = true;
+	return rc;
+}
+
+/*
+ * What a limit this holder held gets at its end: the value of the most recent live hold
+ * left, else what it had before the first hold (before, from this holder's line).
+ */
+static int64_t hold_target(struct tp_state *st, enum entry_kind kind, int id, int64_t before)
+{
+	struct tp_state_entry *h = tp_state_last_hold(&st->doc, (enum tp_state_kind)kind, id);
+
+	return h ? h->applied : before;
+}
+
+/* The CPUs of the policy a limit belongs to, into left. */
+static void limit_cpus(const struct stock *s, enum entry_kind kind, int id, struct tp_cpuset *left)
+{
+	for (size_t i = 0; left && i < s->nr_policies; i++) {
+		const struct stock_policy *p = &s->policies[i];
+
+		if (kind == ENTRY_SCALING ? p->id != id
+					  : p->cooling < 0 || s->cooling[p->cooling].id != id)
+			continue;
+		for (size_t c = 0; c < p->nr_cpus; c++)
+			tp_cpuset_add(left, p->cpus[c]);
+	}
+}
+
+int stock_hold_end(struct stock *s, struct tp_cpuset *left, struct tp_error *err)
+{
+	struct tp_state_entry *mine = NULL;
+	struct tp_state st;
+	size_t n = 0;
+	int rc, first = 0;
+
+	if (!s->holder)
+		return 0;
+	rc = state_open(s, &st, true, err);
+	if (rc < 0)
+		return rc;
+	/* this process's holds leave the ledger, and so do those of the dead */
+	mine = calloc(st.doc.n + 1, sizeof(*mine));
+	if (!mine) {
+		tp_state_close(&st);
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < st.doc.n;) {
+		struct tp_state_entry *e = &st.doc.v[i];
+
+		if (e->kind == TP_STATE_HOLD && e->pid == s->self_pid && e->start == s->self_start) {
+			mine[n++] = *e;
+			state_drop(&st, e);
+		} else {
+			i++;
+		}
+	}
+	if (tp_state_prune_holds(&st.doc))
+		st.dirty = true;
+	/* the cooling states first: scaling_max_freq then reads without their caps */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			enum entry_kind kind = (enum entry_kind)mine[i].held;
+			int64_t target, current;
+			struct tp_error one;
+
+			if ((kind == ENTRY_COOLING) != (pass == 0))
+				continue;
+			target = hold_target(&st, kind, mine[i].id, mine[i].before);
+			if (read_limit(s, kind, mine[i].id, &current) < 0)
+				current = TP_NONE;
+			rc = set_limit(s, &st, kind, mine[i].id, current, target, &one);
+			if (rc < 0) {
+				limit_cpus(s, kind, mine[i].id, left);
+				tp_restore_failed(&first, rc, err, &one);
+			}
+		}
+	}
+	free(mine);
+	rc = tp_state_save(&st, first ? NULL : err);
+	tp_state_close(&st);
+	if (!first && rc == 0)
+		s->holder = false;
+	return first ? first : rc;
 }
 
 /* ---- Inject -------------------------------------------------------------------- */
@@ -291,6 +449,11 @@ static int cap_policy(struct stock *s, struct tp_state *st, struct stock_policy 
 			return tp_error_set(err, rc, "cannot read cur_state of cooling_device%d: %s", c->id,
 					    strerror(-rc));
 		value = khz_state(p, c, khz);
+	}
+	if (s->holder) {
+		rc = hold_record(s, st, kind, id, current, value, err);
+		if (rc < 0)
+			return rc;
 	}
 	return set_limit(s, st, kind, id, current, value, err);
 }
@@ -528,17 +691,27 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 	if (rc < 0)
 		return rc;
 	tp_state_report_bad(&st, rep);
+	/* the holds of processes that are gone are over; a live holder keeps its limit */
+	if (tp_state_prune_holds(&st.doc))
+		st.dirty = true;
 	for (size_t i = 0; i < st.doc.n;) {
-		struct tp_state_entry *e = &st.doc.v[i];
+		struct tp_state_entry *e = &st.doc.v[i], *h;
+		int64_t value;
 
+		if (e->kind == TP_STATE_HOLD) {
+			i++;
+			continue;
+		}
 		if (e->kind != TP_STATE_SCALING && e->kind != TP_STATE_COOLING) {
 			rep->skipped++;		/* not a stock kernel's limit: nothing to write */
 			state_drop(&st, e);
 			continue;
 		}
-		rc = original_out_of_range(s, e, &one) ? -EINVAL
-			: write_limit(s, (enum entry_kind)e->kind, e->id, e->original, &one);
-		if (rc == -EINVAL) {
+		h = tp_state_last_hold(&st.doc, e->kind, e->id);
+		value = h ? h->applied : e->original;
+		rc = !h && original_out_of_range(s, e, &one) ? -EINVAL
+			: write_limit(s, (enum entry_kind)e->kind, e->id, value, &one);
+		if (rc == -EINVAL && !h) {
 			/* the kernel refuses the recorded value: it never can be written back, so
 			 * the record is damaged, reported once and removed; the rest goes on */
 			refused_record(rep, &one);
@@ -547,6 +720,13 @@ int stock_restore_all(struct stock *s, struct tp_restore_report *rep, struct tp_
 		}
 		if (rc < 0) {
 			tp_restore_failed(&first, rc, err, &one);
+			i++;
+			continue;
+		}
+		if (value != e->original) {
+			/* a live holder's limit: its original stays for the holder's end */
+			e->applied = value;
+			st.dirty = true;
 			i++;
 			continue;
 		}

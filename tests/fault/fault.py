@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fault test: signals at random moments never leave a cap, backend or decay behind.
 
-Against `cap hold`, `cap play` and `bench`, on a simulator served over FUSE (real clock,
+Against `cap hold`, `cap play` and `bench` (on the simulator now and then with a workload that
+ignores SIGTERM), on a simulator served over FUSE (real clock,
 --root MOUNT) and on a copy of a stock fixture tree, each round:
   1. sets a random prior state (caps through thermpress or written as an administrator would,
      a backend and decay period on the simulator), so that "put back what was before" is
@@ -16,6 +17,13 @@ Against `cap hold`, `cap play` and `bench`, on a simulator served over FUSE (rea
   4. checks the exit status is the conventional one (killed by the signal or 128 + signal; a
      command that had already ended must have ended as it does unsignalled), that no
      thermpress process is left over, and that the state equals the one captured.
+
+Then concurrent holders on both: each round starts two or three `cap hold`s on overlapping CPUs one after another (each after the one before has announced its hold),
+checks that every CPU carries the cap of the most recent live holder, ends them in a random
+order with INT, TERM, HUP, PIPE or KILL (then `cap restore` at once: a killed holder does
+nothing, and `cap restore` leaves the caps of the live ones), checking the same after each end,
+and checks that the state equals the one captured before the
+first (docs/state.md, "Holds nest").
 
 The seed is printed; `fault.py --seed N` replays the same choices (the timing of the machine
 still varies).  Environment: THERMPRESS (the binary), THERMPRESS_PLUGIN_DIR.  Exit 0 when every
@@ -74,7 +82,7 @@ def json_docs(text):
 
 class Root:
     def __init__(self, name, path, env, tmp):
-        self.name, self.path, self.env = name, path, env
+        self.name, self.path, self.env, self.tmp = name, path, env, tmp
         # the helpers skip the leak check of a sanitized build (other tests cover show and
         # cap restore; here it would only slow every round down)
         asan = env.get("ASAN_OPTIONS", "")
@@ -230,8 +238,11 @@ class ServedRoot(Root):
 
     def bench_args(self, rng, profile):
         backends = rng.sample(("instant", "pelt", "decay:125", "decay:500", "none"), rng.randint(1, 2))
+        # now and then a workload that ignores SIGTERM: bench kills it after its grace
+        work = ["sh", "-c", 'trap "" TERM; exec sleep 0.06'] if rng.random() < 0.3 else \
+            ["sleep", "0.06"]
         return ["bench", "--backends", ",".join(backends), "--runs", "1", "--profile",
-                profile, "--", "sleep", "0.06"]
+                profile, "--"] + work
 
 
 def make_profile(rng, root, path):
@@ -427,6 +438,128 @@ def run_round(rng, root, cmd, sig, tmp, natural_rc, natural_took, tp_exe, keep, 
     return signalled, not signalled, problems
 
 
+def cpus_of(root, cpulist):
+    """The CPUs a cap on a list reaches: on the served hikey960 preset the CPUs named (0-3
+    little, 4-7 big); on the stock fixture every CPU of each policy named (0-3, 4-5)."""
+    n, big = (8, 4) if root.name == "served" else (6, 4)
+    named = {"all": range(n), "big": range(big, n), "little": range(big)}
+    if cpulist in named:
+        out = set(named[cpulist])
+    else:
+        out = set()
+        for part in cpulist.split(","):
+            a, _, b = part.partition("-")
+            out.update(range(int(a), int(b or a) + 1))
+    if root.name == "stock":
+        out = set().union(*(named["little"] if c < big else named["big"] for c in out))
+    return out
+
+
+def caps_now(root):
+    return {cpu: (khz if capped else 0) for cpu, khz, capped in root.state()["caps"]}
+
+
+def run_concurrent_round(rng, root, nholders, tp_exe, keep, log):
+    """Start nholders cap holds on overlapping CPUs, end them in a random order; returns
+    (signals delivered, problems)."""
+    known, root.known = root.known, None
+    sigs = [rng.choice(SIGNALS) for _ in range(nholders)]
+    prior = root.prior(rng, "KILL" in sigs)
+    before = known if prior == "unchanged" and known else root.state()
+    base = caps_now(root)
+    lists = [rng.choice(root.CPULISTS)]
+    while len(lists) < nholders:
+        c = rng.choice(root.CPULISTS)
+        if cpus_of(root, c) & cpus_of(root, lists[0]):
+            lists.append(c)
+    holders, problems, errs = [], [], []
+    for i, cl in enumerate(lists):
+        args = ["cap", "hold", cl, "%d%%" % rng.randint(30, 95)]	# stock: scaling_max_freq
+        rfd, wfd = os.pipe()
+        err = open(os.path.join(root.tmp, "stderr-%d" % i), "w+")
+        p = subprocess.Popen([TP, "--root", root.path, *args], env=root.env,
+                             preexec_fn=default_signals, stdin=subprocess.DEVNULL,
+                             stdout=wfd, stderr=err)
+        os.close(wfd)
+        out = os.fdopen(rfd, "rb", buffering=0)
+        line = out.readline()	# "holding the cap ...": it holds now
+        if not line.startswith(b"holding"):
+            problems.append("holder %d (%s) did not announce its hold: %r" % (i, " ".join(args), line))
+        holders.append({"p": p, "out": out, "err": err, "cpus": cpus_of(root, cl),
+                        "args": args, "caps": {}, "live": True})
+        now = caps_now(root)
+        holders[-1]["caps"] = {c: now[c] for c in holders[-1]["cpus"]}
+
+    def check(when):
+        now = caps_now(root)
+        for cpu in sorted(now):
+            live = [h for h in holders if h["live"] and cpu in h["cpus"]]
+            want = live[-1]["caps"][cpu] if live else base[cpu]
+            if now[cpu] != want:
+                problems.append("%s: cpu %d carries %d, expected %d" % (when, cpu, now[cpu], want))
+
+    check("all %d holding" % nholders)
+    order = list(range(nholders))
+    rng.shuffle(order)
+    signalled = 0
+    for i in order:
+        h = holders[i]
+        sig = sigs[i]
+        if sig == "PIPE":
+            h["out"].close()
+        else:
+            os.kill(h["p"].pid, SIGNUM[sig])
+        signalled += 1
+        try:
+            rc = h["p"].wait(timeout=ROUND_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            problems.append("holder %d still running %.0f s after SIG%s: killed" % (i, ROUND_TIMEOUT, sig))
+            h["p"].kill()
+            rc = h["p"].wait()
+        if not h["out"].closed:
+            h["out"].close()
+        if rc not in (-SIGNUM[sig], 128 + SIGNUM[sig]):
+            problems.append("holder %d (%s): %s after SIG%s" % (i, " ".join(h["args"]), describe(rc), sig))
+        h["live"], h["sig"] = False, sig
+        if sig == "KILL":
+            # nothing runs in a killed holder: its cap stays until cap restore (which
+            # leaves the live holders' caps)
+            rrc, _, rerr = tp(root, "cap", "restore", check=False)
+            if rrc != 0:
+                problems.append("cap restore after SIGKILL: exit %d: %s" % (rrc, rerr.strip()))
+        check("after holder %d ended (SIG%s%s)" % (i, sig, ", cap restore" if sig == "KILL" else ""))
+    for pid, exe in children():
+        if pid in keep:
+            continue
+        if exe == tp_exe:
+            problems.append("stray thermpress process %d left over" % pid)
+        try:
+            if exe is not None:
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    after = root.known = root.state()
+    for k in before:
+        if before[k] != after.get(k):
+            problems.append("after every holder ended: %s: before %s, after %s" % (k, before[k], after.get(k)))
+    if problems:
+        log("not ok: %s, %d concurrent holders: %s" % (root.name, nholders, "; ".join(
+            "thermpress %s" % " ".join(h["args"]) for h in holders)))
+        log("  prior state: %s; ended in the order %s with %s" % (prior, order,
+            ", ".join("SIG" + holders[i].get("sig", "?") for i in order)))
+        for msg in problems:
+            log("  " + msg)
+        for i, h in enumerate(holders):
+            h["err"].seek(0)
+            text = h["err"].read().strip()
+            if text:
+                log("  stderr of holder %d: %s" % (i, text))
+    for h in holders:
+        h["err"].close()
+    return signalled, problems
+
+
 def serve(tmp, env):
     """A real-clock simulator served at TMP/mnt: (pid, mountpoint), or None if FUSE is unusable."""
     try:
@@ -474,6 +607,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="a line for every round")
     ap.add_argument("--commands", default=",".join(COMMANDS))
     ap.add_argument("--signals", default=",".join(SIGNALS))
+    ap.add_argument("--concurrent", type=int, default=12,
+                    help="rounds of two and of three concurrent holders each, per root")
     opt = ap.parse_args()
     if not TP:
         sys.exit("THERMPRESS must name the thermpress binary")
@@ -556,6 +691,18 @@ def main():
             row["passed" if not problems else "failed"] += 1
             if problems:
                 log("  (round %d of seed %d)" % (i, seed))
+                failures += 1
+        for root, n in [(r, n) for r in roots for n in [2, 3] * opt.concurrent]:
+            try:
+                signalled, problems = run_concurrent_round(rng, root, n, tp_exe, keep, log)
+            except (RuntimeError, OSError, ValueError, KeyError) as e:
+                log("not ok: %s, %d concurrent holders: %s" % (root.name, n, e))
+                signalled, problems = 0, [str(e)]
+            row = stats.row((root.name, "hold%d" % n, "mixed"))
+            row["rounds"] += 1
+            row["signalled"] += signalled
+            row["passed" if not problems else "failed"] += 1
+            if problems:
                 failures += 1
     finally:
         if server:

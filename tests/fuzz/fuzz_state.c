@@ -37,6 +37,14 @@ static void check_entry(const struct tp_state_entry *e)
 		if (!e->applied_name[0] || strlen(e->applied_name) >= TP_NAME_MAX)
 			abort();
 		break;
+	case TP_STATE_HOLD:	/* the ledger: a holder's value and the one from before */
+		if (e->id < 0 || e->id > 1000000 || e->pid < 1 || e->pid > 4194304 || e->start < 0 ||
+		    (e->held != TP_STATE_CAP && e->held != TP_STATE_SCALING &&
+		     e->held != TP_STATE_COOLING) ||
+		    e->applied < (e->held == TP_STATE_SCALING) || e->before < (e->held == TP_STATE_SCALING) ||
+		    e->applied > INT64_C(1000000000000) || e->before > INT64_C(1000000000000))
+			abort();
+		break;
 	default:
 		abort();
 	}
@@ -57,6 +65,8 @@ static bool same_limit(const struct tp_state_entry *a, const struct tp_state_ent
 		return true;
 	if (a->kind == TP_STATE_DECAY)
 		return !strcmp(a->name, b->name);
+	if (a->kind == TP_STATE_HOLD)	/* one line per limit and holder */
+		return a->held == b->held && a->id == b->id && a->pid == b->pid && a->start == b->start;
 	return a->id == b->id;
 }
 

@@ -129,6 +129,51 @@ check "hold puts the earlier cap set back" "1416000 1200000 2" "$(limits)"
 check "the cap set is still recorded" "restored 1 limit" "$("$T" cap restore)"
 check "and restored" "$ORIG" "$(limits)"
 
+# holds nest (docs/state.md): A then B on the big policy; each end leaves the most recent
+# live holder's limit, the last one what was there before the first; kill -9 of a holder,
+# cap restore (which leaves the live holder's limit), then the other's end
+start_nested() {	# NAME KHZ: a hold of big in the background, its pid in NAME
+	rm -f "$R/$1.out"
+	"$T" cap hold big "$2" >"$R/$1.out" 2>&1 &
+	eval "$1=$!"
+	wait_for "$R/$1.out" holding
+}
+"$T" cap set big 1200000
+start_nested A 1104000
+start_nested B 1008000
+check "two holds: the most recent is in force" "1416000 1008000 2" "$(limits)"
+kill -INT $A; reap $A "nested hold A"
+check "A ends first: B's limit stays" "1416000 1008000 2" "$(limits)"
+kill -TERM $B; reap $B "nested hold B"
+check "B ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+start_nested A 1104000
+start_nested B 1008000
+kill -INT $B; reap $B "nested hold B"
+check "B ends first: A's limit is back" "1416000 1104000 2" "$(limits)"
+kill -INT $A; reap $A "nested hold A"
+check "A ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+start_nested A 1104000
+start_nested B 1008000
+kill -9 $A; wait $A 2>/dev/null
+"$T" cap restore >/dev/null
+check "A killed, cap restore: the live holder B's limit stays" "1416000 1008000 2" "$(limits)"
+kill -INT $B; reap $B "nested hold B"
+check "B ends after A was killed: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+"$T" cap clear big
+
+# the state directory swapped for a symbolic link while a holder holds: it keeps the
+# directory it opened at its start and puts its limit back
+start_nested A 1008000
+mv "$R/run/thermpress" "$R/run/thermpress.moved"
+mkdir -m 700 "$OUT/elsewhere"
+ln -s "$OUT/elsewhere" "$R/run/thermpress"
+kill -INT $A; reap $A "hold, state directory swapped"
+check "state directory swapped for a link: exit 130" 130 $?
+check "state directory swapped for a link: the limit is back" "$ORIG" "$(limits)"
+rm "$R/run/thermpress"
+mv "$R/run/thermpress.moved" "$R/run/thermpress"
+check "state directory swapped for a link: nothing left" "nothing to restore" "$("$T" cap restore)"
+
 # the same on the in-process simulator (one script: one simulator)
 printf '%s\n' "cap set big 1.5GHz" "cap hold big 1GHz --for 100ms" "show --json" >"$R/hold.tp"
 check "in-process simulator: hold puts back a cap set" "1500000 1500000 1500000 1500000" \

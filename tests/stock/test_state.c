@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -204,6 +205,97 @@ static void test_round_trip(void **state)
 	free(text);
 	tp_state_doc_free(&a);
 	tp_state_doc_free(&b);
+	(void)state;
+}
+
+/*
+ * The ledger of holds: hold lines parse, repeat only per CPU and holder, keep their
+ * order (the last is the most recent), format back; a holder is alive while its pid
+ * runs with the start time recorded, dead once it has ended (also unreaped) or when the
+ * start time differs (a reused pid).
+ */
+static void test_holds(void **state)
+{
+	static const char text[] =
+		"thermpress-caps 2\n"
+		"root /x\n"
+		"cap 4 0 900000\n"
+		"hold 4 100 5000 500000 0\n"
+		"hold 4 200 6000 900000 0\n"
+		"hold 5 100 5000 500000 0\n"
+		"hold 4 100 5000 1 0\n"		/* a repeat of CPU 4's holder 100 */
+		"hold 4 0 5000 1 0\n"			/* pid 0: out of range */
+		"hold 4 100 5000 1\n"			/* a field short */
+		"hold scaling_max_freq 4 100 5000 1008000 1416000\n"	/* a stock limit's */
+		"hold scaling_max_freq 4 100 5000 0 1416000\n";	/* scaling_max_freq 0 */
+	struct tp_state_doc doc;
+	struct tp_error err = { 0 };
+	char lines[64], *out;
+	int64_t pid, start;
+	size_t len;
+	pid_t child;
+	int ws;
+
+	assert_int_equal(tp_state_parse(text, sizeof(text) - 1, "f", &doc, &err), 0);
+	assert_int_equal(doc.n, 5);
+	tp_state_bad_lines(&doc, lines, sizeof(lines));
+	assert_string_equal(lines, "lines 7, 8, 9, 11");
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_SCALING, 4)->before, 1416000);
+	assert_int_equal(tp_state_hold_base(&doc, TP_STATE_SCALING, 4, 7), 1416000);
+	assert_int_equal(tp_state_hold_base(&doc, TP_STATE_SCALING, 0, 7), 7);
+	assert_int_equal(doc.v[1].kind, TP_STATE_HOLD);
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_CAP, 4)->pid, 200);
+	assert_int_equal(tp_state_last_hold(&doc, TP_STATE_CAP, 5)->applied, 500000);
+	assert_null(tp_state_last_hold(&doc, TP_STATE_CAP, 6));
+	/* a hold is not the CPU's cap record */
+	assert_int_equal(tp_state_find(&doc, TP_STATE_CAP, 4, NULL)->applied, 900000);
+	assert_null(tp_state_find(&doc, TP_STATE_HOLD, 5, NULL));
+	out = tp_state_format(&doc, false, &len);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "hold 4 100 5000 500000 0\nhold 4 200 6000 900000 0\n"
+				    "hold 5 100 5000 500000 0\n"
+				    "hold scaling_max_freq 4 100 5000 1008000 1416000\n"));
+	free(out);
+	/* pids 100 and 200 with those start times are not running: all four are dead */
+	assert_int_equal(tp_state_prune_holds(&doc), 4);
+	assert_int_equal(doc.n, 1);
+	tp_state_doc_free(&doc);
+
+	/* this process is alive with its own start time, not with another */
+	assert_int_equal(tp_state_self(&pid, &start), 0);
+	assert_int_equal(pid, getpid());
+	assert_true(tp_state_holder_alive(pid, start));
+	assert_false(tp_state_holder_alive(pid, start + 1));
+	/* a child: alive while it runs, dead once it has ended, reaped or not */
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	{
+		char path[64], buf[1024], *p;
+		FILE *f;
+		int64_t cstart = -1;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		p = strrchr(buf, ')') + 2;
+		for (int field = 3; field < 22; field++)
+			p = strchr(p, ' ') + 1;
+		cstart = strtoll(p, NULL, 10);
+		assert_true(tp_state_holder_alive(child, cstart));
+		kill(child, SIGKILL);
+		/* a zombie until reaped: already dead */
+		for (int i = 0; i < 200 && tp_state_holder_alive(child, cstart); i++)
+			usleep(10000);
+		assert_false(tp_state_holder_alive(child, cstart));
+		assert_int_equal(waitpid(child, &ws, 0), child);
+		assert_false(tp_state_holder_alive(child, cstart));
+	}
 	(void)state;
 }
 
@@ -439,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_open_beneath_walk),
 		cmocka_unit_test(test_parse_damaged),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_planted_directory),
 		cmocka_unit_test(test_planted_tmp),
 		cmocka_unit_test(test_relative_xdg),

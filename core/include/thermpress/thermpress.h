@@ -320,6 +320,22 @@ void tp_limits_free(struct tp_limits *limits);
  */
 int tp_source_journal(struct tp_source *src, struct tp_error *err);
 
+/*
+ * Holds that nest (docs/state.md, "Holds nest").  tp_hold_begin() makes this process a
+ * holder and turns on the state file (as tp_source_journal() does, keeping the state
+ * directory open from now on): every cap it sets from then on is entered in the file's
+ * ledger under this process's pid and start time.  tp_hold_end() ends the hold: each
+ * CPU it held gets the cap of the most recent live holder left, or, after the last
+ * one, what it carried before the first.  Holds of processes that are gone are dropped
+ * on the way.  When the state file cannot be used any more, on the patched interface
+ * each CPU gets back what it carried before this hold capped it, and the result is 1
+ * with err saying so.  On failure, left (may be NULL) gets the CPUs that may still
+ * carry this hold's cap.  -ENOTSUP from tp_hold_begin(): the source keeps no ledger
+ * (the in-process simulator): use tp_limits_save() and tp_limits_put_back().
+ */
+int tp_hold_begin(struct tp_source *src, struct tp_error *err);
+int tp_hold_end(struct tp_source *src, struct tp_cpuset *left, struct tp_error *err);
+
 struct tp_restore_report {
 	size_t restored;		/* limits, decay periods and backends written back */
 	size_t skipped;			/* damaged lines of the file, left out */
