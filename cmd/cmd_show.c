@@ -11,9 +11,9 @@
 
 static const char *domain_of(const struct tp_snapshot *snap, const struct tp_cpu *c)
 {
-	if (c->domain < 0 || (size_t)c->domain >= snap->nr_domains || !snap->domains[c->domain].name[0])
-		return FMT_NONE;
-	return snap->domains[c->domain].name;
+	const struct tp_domain *d = tp_snapshot_domain(snap, c);
+
+	return d && d->name[0] ? d->name : FMT_NONE;
 }
 
 static void print_header(struct cmd_ctx *ctx, const struct tp_snapshot *snap)
@@ -307,8 +307,7 @@ static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 		const struct tp_cpu *c = &snap.cpus[i];
 		if (c->online == 1)
 			tp_cpuset_add(&online, c->cpu);
-		if (c->max_freq_khz >= 0 && c->capped_freq_khz >= 0 &&
-		    c->capped_freq_khz != c->max_freq_khz)
+		if (tp_cpu_capped(c) == 1)
 			tp_cpuset_add(&capped, c->cpu);
 	}
 	tp_cpuset_format(&online, on, sizeof(on));

@@ -74,19 +74,6 @@ static void add_header(struct json_object *o, const struct tp_source *src,
 	add(o, "time_ns", json_object_new_uint64(snap->time_ns));
 }
 
-static bool cpu_capped(const struct tp_cpu *c)
-{
-	return c->max_freq_khz >= 0 && c->capped_freq_khz >= 0 &&
-	       c->capped_freq_khz != c->max_freq_khz;
-}
-
-static const char *domain_name(const struct tp_snapshot *snap, const struct tp_cpu *c)
-{
-	if (c->domain < 0 || (size_t)c->domain >= snap->nr_domains)
-		return NULL;
-	return snap->domains[c->domain].name;
-}
-
 struct json_object *json_snapshot(const struct tp_source *src, const struct tp_snapshot *snap,
 				  const struct tp_cpuset *only)
 {
@@ -107,17 +94,16 @@ struct json_object *json_snapshot(const struct tp_source *src, const struct tp_s
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
 		struct json_object *j = json_object_new_object();
-		bool known = c->max_freq_khz >= 0 && c->capped_freq_khz >= 0;
+		const struct tp_domain *d = tp_snapshot_domain(snap, c);
 		add(j, "cpu", json_object_new_int(c->cpu));
 		add(j, "online", jbool3(c->online));
-		add(j, "domain", jstr(domain_name(snap, c)));
-		add(j, "domain_id", c->domain >= 0 && (size_t)c->domain < snap->nr_domains
-			? json_object_new_int(snap->domains[c->domain].id) : NULL);
+		add(j, "domain", jstr(d ? d->name : NULL));
+		add(j, "domain_id", d ? json_object_new_int(d->id) : NULL);
 		add(j, "max_capacity", jint(c->max_capacity));
 		add(j, "capacity", jint(c->capacity));
 		add(j, "max_freq_khz", jint(c->max_freq_khz));
 		add(j, "capped_freq_khz", jint(c->capped_freq_khz));
-		add(j, "capped", known ? json_object_new_boolean(cpu_capped(c)) : NULL);
+		add(j, "capped", jbool3(tp_cpu_capped(c)));
 		add(j, "capped_capacity", jint(c->capped_capacity));
 		add(j, "pressure", jint(c->pressure));
 		add(j, "avg_pressure", jint(c->avg_pressure));
@@ -168,7 +154,7 @@ struct json_object *json_status(const struct tp_source *src, const struct tp_sna
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		if (snap->cpus[i].online == 1)
 			json_object_array_add(online, json_object_new_int(snap->cpus[i].cpu));
-		if (cpu_capped(&snap->cpus[i]))
+		if (tp_cpu_capped(&snap->cpus[i]) == 1)
 			json_object_array_add(capped, json_object_new_int(snap->cpus[i].cpu));
 	}
 	add(o, "online_cpus", online);

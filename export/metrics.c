@@ -263,12 +263,14 @@ static void cpu_labels_build(struct cpu_labels *l, const struct tp_snapshot *sna
 		abort();
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct tp_cpu *c = &snap->cpus[i];
+		const struct tp_domain *d = tp_snapshot_domain(snap, c);
+
 		l->off[i] = l->text.len;
 		buf_str(&l->text, "cpu=\"");
 		buf_int(&l->text, c->cpu);
 		buf_str(&l->text, "\",domain=\"");
-		if (c->domain >= 0 && (size_t)c->domain < snap->nr_domains)
-			export_label_value(&l->text, snap->domains[c->domain].name);
+		if (d)
+			export_label_value(&l->text, d->name);
 		buf_str(&l->text, "\"");
 	}
 	l->off[snap->nr_cpus] = l->text.len;

@@ -236,8 +236,7 @@ static void summarize(struct model *m)
 		ds->shown++;
 		if (c->online == 0)
 			continue;
-		if (c->capped_capacity >= 0 && c->max_capacity > 0 &&
-		    c->capped_capacity < c->max_capacity)
+		if (tp_cpu_capped(c) == 1)
 			ds->capped++;
 		if (c->capacity >= 0) {
 			if (ds->cap_min == TP_NONE || c->capacity < ds->cap_min)

@@ -39,8 +39,8 @@ static void title(struct canvas *cv, const struct model *m, int y)
 	/* whole fields: the name, then pressure and avg, kept longest */
 	if (m->sel_kind == SEL_CPU && (size_t)m->sel < s->nr_cpus) {
 		const struct tp_cpu *c = &s->cpus[m->sel];
-		const char *dom = c->domain >= 0 && (size_t)c->domain < s->nr_domains ?
-			s->domains[c->domain].name : "";
+		const struct tp_domain *d = tp_snapshot_domain(s, c);
+		const char *dom = d ? d->name : "";
 		char cap[24], maxcap[24], mhz[64];
 
 		field_add(f, &n, R_HEADER, 10, false, "cpu %d%s%s%s%s:", c->cpu, dom[0] ? " (" : "",
