@@ -2,7 +2,7 @@
 # The whole test suite: dependencies, a normal build and an ASan/UBSan build with every
 # meson suite in both, each libFuzzer target briefly, the arm64 cross build's unit tests
 # under qemu-user, the patched kernel under qemu (x86_64, and i386 for 32-bit), Debian's stock amd64 kernels
-# 6.12 and 7.3 under qemu, and Debian's stock arm64 kernels 6.1, 6.12 and 7.3 and
+# 6.1, 6.12 and 7.3 under qemu, and Debian's stock arm64 kernels 6.1, 6.12 and 7.3 and
 # the patched kernel built for arm64 on a big.LITTLE board in qemu.  Ends with one line
 # "N passed, N failed" over every check that ran (each harness's own checks, each meson
 # test, each fuzz target), after a table of each part's wall time.
