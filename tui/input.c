@@ -211,28 +211,10 @@ static void key_menu(int ch, struct tp_source *src, struct model *m, struct ui *
 	}
 }
 
-void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l, struct ui *ui)
+/* The keys that move the selection; false for any other. */
+static bool key_move(int ch, struct layout *l)
 {
-	ui->dirty = true;
-	if (ui->mode == UI_PROMPT) {
-		key_prompt(ch, src, m, l, ui);
-		return;
-	}
-	if (ui->mode == UI_MENU) {
-		key_menu(ch, src, m, ui);
-		return;
-	}
-	if (ui->mode == UI_HELP) {
-		ui->mode = UI_NORMAL;
-		if (ch != 'q' && ch != KEY_F(10))
-			return;
-	}
 	switch (ch) {
-	case 'q':
-	case 'Q':
-	case KEY_F(10):	/* htop's habits: F10 quits, F1 helps */
-		ui->quit = true;
-		break;
 	case KEY_UP:
 	case 'k':
 		layout_move(l, -1, 0);
@@ -265,19 +247,39 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 		l->cur = l->nitems ? l->nitems - 1 : 0;
 		layout_scroll(l);
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The prompt for a cap of the selection (c). */
+static void open_cap_prompt(struct model *m, struct layout *l, struct ui *ui)
+{
+	char who[64];
+
+	if (!l->nitems || !m->have_snap)
+		return;
+	l->follow = false;	/* what is capped stays selected */
+	sel_name(m, l, who, sizeof(who));
+	snprintf(ui->prompt, sizeof(ui->prompt), "cap %s at (1.8GHz, cap=600, 60%%): ", who);
+	ui->input[0] = '\0';
+	ui->input_len = 0;
+	ui->mode = UI_PROMPT;
+}
+
+/* The keys that act: quit, cap, clear, backend, decay, modes, pause, help. */
+static void key_action(int ch, struct tp_source *src, struct model *m, struct layout *l,
+		       struct ui *ui)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+	case KEY_F(10):	/* htop's habits: F10 quits, F1 helps */
+		ui->quit = true;
+		break;
 	case 'c':
-		if (!l->nitems || !m->have_snap)
-			break;
-		l->follow = false;	/* what is capped stays selected */
-		{
-			char who[64];
-			sel_name(m, l, who, sizeof(who));
-			snprintf(ui->prompt, sizeof(ui->prompt), "cap %s at (1.8GHz, cap=600, 60%%): ",
-				 who);
-		}
-		ui->input[0] = '\0';
-		ui->input_len = 0;
-		ui->mode = UI_PROMPT;
+		open_cap_prompt(m, l, ui);
 		break;
 	case 'x':
 		l->follow = false;
@@ -323,6 +325,26 @@ void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l,
 	default:
 		break;
 	}
+}
+
+void input_key(int ch, struct tp_source *src, struct model *m, struct layout *l, struct ui *ui)
+{
+	ui->dirty = true;
+	if (ui->mode == UI_PROMPT) {
+		key_prompt(ch, src, m, l, ui);
+		return;
+	}
+	if (ui->mode == UI_MENU) {
+		key_menu(ch, src, m, ui);
+		return;
+	}
+	if (ui->mode == UI_HELP) {
+		ui->mode = UI_NORMAL;
+		if (ch != 'q' && ch != KEY_F(10))
+			return;
+	}
+	if (!key_move(ch, l))
+		key_action(ch, src, m, l, ui);
 	if (l->nitems)
 		model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
 }

@@ -35,10 +35,11 @@ check() {	# NAME EXPECTED ACTUAL
 limits() { echo "$(cat "$LITTLE") $(cat "$BIG") $(cat "$COOL")"; }
 ORIG="1416000 1416000 2"
 
-# wait until the hold has capped (its first output line), at most 5 s
+# wait until the hold has capped (its first output line), at most 20 s (a loaded machine
+# may take seconds to start one; 5 s was once too short with the whole suite running)
 wait_for() {	# FILE WORD
 	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 50 ]; do
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
