@@ -157,9 +157,46 @@ static int put_field(struct canvas *cv, int y, int x, const struct field *f)
 	return x + f->len;
 }
 
+/* Skip n glyphs of s from byte i; the byte after them. */
+static size_t skip_glyphs(const char *s, size_t len, size_t i, int n)
+{
+	uint32_t cp;
+
+	while (n-- > 0 && i < len)
+		i += tp_utf8_next(s + i, len - i, &cp);
+	return i;
+}
+
 /*
- * A line of whole fields in at most maxw columns: while they do not fit, the field of the
- * lowest priority (the last of equals) is dropped, never cut.  Fields marked right are
+ * Shorten an elidable field to at most `want` glyphs: its text up to elide_from, "...",
+ * and as many of its last glyphs as fit, at least ELIDE_MIN_TAIL of them (so a field
+ * can be left longer than asked; cv_fields then drops it whole if it must).
+ */
+#define ELIDE_MIN_TAIL 8
+static void field_shorten(struct field *f, int want)
+{
+	size_t len = strlen(f->text), from = (size_t)f->elide_from, cut;
+	int head = 0, tail_glyphs;
+	char *t = f->text;
+
+	if (f->len <= want || from >= len)
+		return;
+	for (size_t i = 0; i < from; head++)
+		i = skip_glyphs(t, len, i, 1);
+	tail_glyphs = want - head - 3;
+	if (tail_glyphs < ELIDE_MIN_TAIL)
+		tail_glyphs = ELIDE_MIN_TAIL;
+	if (head + 3 + tail_glyphs >= f->len)
+		return;
+	cut = skip_glyphs(t, len, from, f->len - head - tail_glyphs);
+	memcpy(t + from, "...", 3);
+	memmove(t + from + 3, t + cut, len - cut + 1);
+	f->len = head + 3 + tail_glyphs;
+}
+
+/*
+ * A line of fields in at most maxw columns: elidable fields are shortened first; then,
+ * while they do not fit, the field of the lowest priority (the last of equals) is dropped.  Fields marked right are
  * drawn flush against x0 + maxw, at least two columns after the others.  Returns the
  * column after the last left field drawn.
  */
@@ -175,6 +212,14 @@ int cv_fields(struct canvas *cv, int y, int x0, int maxw, struct field *f, int n
 			total += f[i].len;
 			any_right |= f[i].right;
 		}
+	}
+	for (int i = 0; i < n && total + (any_right ? 2 : 0) > maxw; i++) {
+		int over = total + (any_right ? 2 : 0) - maxw, was = f[i].len;
+
+		if (f[i].drop || !f[i].elide_from)
+			continue;
+		field_shorten(&f[i], f[i].len - over);
+		total -= was - f[i].len;
 	}
 	while (total + (any_right ? 2 : 0) > maxw) {
 		int lo = -1;
@@ -223,5 +268,12 @@ void field_add(struct field *f, int *n, enum role r, int prio, bool right, const
 	f[*n].r = r;
 	f[*n].prio = prio;
 	f[*n].right = right;
+	f[*n].elide_from = 0;
 	(*n)++;
+}
+
+void field_elidable(struct field *f, int n, int from)
+{
+	if (n > 0 && from > 0 && (size_t)from < strlen(f[n - 1].text))
+		f[n - 1].elide_from = from;
 }

@@ -266,6 +266,30 @@ static void draw_thermal(struct canvas *cv, const struct model *m, int y)
 	}
 }
 
+/*
+ * " - stock kernel 6.1.0 (aarch64) at /a/root": a root path that does not fit is shortened
+ * in its middle (cv_fields), so that its last components stay; one longer than the field's
+ * buffer is cut here the same way first.
+ */
+static void source_field(struct field *f, int *n, const char *desc)
+{
+	const char *at = strstr(desc, " at "), *tail;
+	size_t len = strlen(desc), keep = sizeof(f->text) / 2;
+	int from = at ? (int)(at - desc) + 7 : 3;	/* after " - " and " at " */
+
+	if (len + 3 < sizeof(f->text)) {
+		field_add(f, n, R_NORMAL, 9, false, " - %s", desc);
+	} else {
+		tail = desc + len - keep;
+		while ((*tail & 0xc0) == 0x80)	/* a UTF-8 continuation byte */
+			tail++;
+		if (from - 3 > (int)keep - 8)
+			from = 3;
+		field_add(f, n, R_NORMAL, 9, false, " - %.*s...%s", from - 3, desc, tail);
+	}
+	field_elidable(f, *n, from);
+}
+
 static void draw_header(struct canvas *cv, const struct model *m, const struct layout *l,
 			const struct ui *ui)
 {
@@ -281,7 +305,7 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 			strftime(wall, sizeof(wall), "  %H:%M:%S", &tm);
 	}
 	field_add(f, &n, R_TITLE, 10, false, "thermpress top");
-	field_add(f, &n, R_NORMAL, 9, false, " - %s", ui->source_desc);
+	source_field(f, &n, ui->source_desc);
 	field_add(f, &n, R_NORMAL, 8, true, "clock %s",
 		  m->have_snap ? fmt_time(t, sizeof(t), s->time_ns) : FMT_NONE);
 	field_add(f, &n, R_NORMAL, 3, true, "%s", wall);

@@ -90,12 +90,17 @@ int cv_text_print(const struct canvas *cv, FILE *out);
 /* The number of glyphs of a UTF-8 string. */
 int glyph_len(const char *s);
 
-/* One field of a line drawn by cv_fields: dropped whole, lowest priority first. */
+/*
+ * One field of a line drawn by cv_fields: dropped whole, lowest priority first, except
+ * that a field with an elidable tail (a path) is first shortened there, its middle
+ * replaced by "...", so that "at /a/long/root" still names the root's last components.
+ */
 struct field {
-	char text[200];
+	char text[512];
 	enum role r;
 	int prio;		/* higher: kept longer */
 	bool right;		/* flush right */
+	int elide_from;		/* byte from which the text may be shortened; 0: never */
 	int len;		/* set by cv_fields */
 	bool drop;		/* set by cv_fields */
 };
@@ -110,6 +115,8 @@ int cv_fields(struct canvas *cv, int y, int x0, int maxw, struct field *f, int n
 /* Append a field to f[*n] (printf-like); ignored past MAX_FIELDS. */
 void field_add(struct field *f, int *n, enum role r, int prio, bool right, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Let the last field added be shortened from byte `from` of its text (see struct field). */
+void field_elidable(struct field *f, int n, int from);
 
 /* ---- model ------------------------------------------------------------------ */
 

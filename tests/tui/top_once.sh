@@ -67,4 +67,20 @@ rc=$?
 cp "$TMPD/err" "$TMPD/last"
 check "write error on stdout: exit 1, one message" bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMPD/err') -eq 1 ]"
 
+# a root whose path does not fit keeps the header: the path is shortened in its middle, its
+# last components stay (a long checkout path once dropped the whole source description)
+LONG=$TMPD/a-checkout-directory-with-a-long-name/tests/tui/../fixtures/stock
+mkdir -p "$TMPD/a-checkout-directory-with-a-long-name/tests/tui" "$LONG"
+cp -r "$DIR/../fixtures/stock/arm64-biglittle-6.1" "$LONG/"
+LC_ALL=C COLUMNS=120 "$TP" --root "$LONG/arm64-biglittle-6.1" top --once >"$TMPD/out" 2>&1
+head -1 "$TMPD/out" >"$TMPD/last"
+check "a long root path: shortened in its middle, its end and the clock kept" grep -qE \
+	'^thermpress top - stock kernel 6\.1\.0-18-arm64 \(aarch64\) at \.\.\.[^ ]*/stock/arm64-biglittle-6\.1  +clock [0-9.]+ s$' "$TMPD/out"
+check "a long root path: the header takes 120 columns at most" \
+	bash -c '[ "$(head -1 "$1" | wc -L)" -le 120 ]' _ "$TMPD/out"
+LC_ALL=C.UTF-8 COLUMNS=80 "$TP" --root "$LONG/arm64-biglittle-6.1" top --once >"$TMPD/out" 2>&1
+head -1 "$TMPD/out" >"$TMPD/last"
+check "a long root path in 80 columns: still named by its end" \
+	grep -qE '^thermpress top - stock kernel .* at \.\.\.[^ ]*6\.1$' "$TMPD/out"
+
 finish
