@@ -516,7 +516,7 @@ int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, st
 		free(touched);
 		return rc;
 	}
-	rc = state_open(s, &st, khz != 0, err);
+	rc = state_open(s, &st, khz != 0 || s->holder, err);
 	if (rc < 0) {
 		free(touched);
 		return rc;
@@ -524,10 +524,15 @@ int stock_inject(struct stock *s, const struct tp_cpuset *cpus, uint64_t khz, st
 	for (size_t i = 0; i < s->nr_policies && rc == 0; i++) {
 		if (!touched[i])
 			continue;
-		if (khz)
-			rc = cap_policy(s, &st, &s->policies[i], khz, err);
+		struct stock_policy *p = &s->policies[i];
+
+		/* a holder's clear is a hold at the top frequency: in the ledger like any other */
+		if (!khz && s->holder && p->hw_max_khz > 0)
+			rc = cap_policy(s, &st, p, (uint64_t)p->hw_max_khz, err);
+		else if (khz)
+			rc = cap_policy(s, &st, p, khz, err);
 		else
-			rc = clear_policy(s, &st, &s->policies[i], err);
+			rc = clear_policy(s, &st, p, err);
 	}
 	if (rc == 0)
 		rc = tp_state_save(&st, err);

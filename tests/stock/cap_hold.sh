@@ -160,6 +160,21 @@ kill -9 $A; wait $A 2>/dev/null
 check "A killed, cap restore: the live holder B's limit stays" "1416000 1008000 2" "$(limits)"
 kill -INT $B; reap $B "nested hold B"
 check "B ends after A was killed: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+# a hold at the top frequency is a hold like any other (once recorded as a clear, outside
+# the ledger: A's end then put the limit from before over B's, B's end A's over that)
+start_nested A 1008000
+start_nested B 100%
+check "a hold at the top frequency over A: cpuinfo_max_freq" "1416000 1800000 2" "$(limits)"
+kill -INT $A; reap $A "nested hold A under a top-frequency hold"
+check "A ends first: the top-frequency holder's limit stays" "1416000 1800000 2" "$(limits)"
+kill -INT $B; reap $B "top-frequency hold B"
+check "B ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+start_nested A 1008000
+start_nested B 100%
+kill -INT $B; reap $B "top-frequency hold B"
+check "the top-frequency hold ends first: A's limit is back" "1416000 1008000 2" "$(limits)"
+kill -INT $A; reap $A "nested hold A"
+check "A ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
 "$T" cap clear big
 
 # the state directory swapped for a symbolic link while a holder holds: it keeps the
