@@ -290,6 +290,8 @@ static int bench_run(struct cmd_ctx *ctx, struct bench *bn, size_t c, size_t r)
 		pthread_join(pl.thread, NULL);
 		if (pl.rc < 0 && !status)
 			status = cmd_error(ctx, EXIT_RUNTIME, "bench: cap profile: %s", pl.err.msg);
+		else if (pl.rc > 0)	/* put back without the state file: said */
+			cmd_warning(ctx, "bench: cap profile: %s", pl.err.msg);
 	}
 	return status;
 }

@@ -68,6 +68,8 @@ static int exec_cap_play(struct cmd_ctx *ctx, const struct cmd_args *args)
 	if (rc < 0)
 		return cmd_error(ctx, EXIT_RUNTIME, "cap play: %s", err.msg[0] ? err.msg :
 				 strerror(-rc));
+	if (rc > 0)	/* put back without the state file: said, not a failure */
+		cmd_warning(ctx, "cap play: %s", err.msg);
 	if (exp_stop) {
 		status = exp_stop == SIGPIPE ? EXIT_RUNTIME :
 			 cmd_error(ctx, EXIT_RUNTIME, "cap play: interrupted; every cap was restored");

@@ -269,6 +269,7 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 	struct tp_cpuset touched;
 	struct tp_error e = { 0 };
 	uint64_t begin, now;
+	bool ledger;
 	int rc, rrc;
 
 	/*
@@ -286,7 +287,11 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		return rc;
 	begin = now = opts && opts->virtual_clock ? now_snap.time_ns : mono_ns();
 	tp_snapshot_release(&now_snap);
-	rc = tp_limits_save(src, &touched, &before, err);
+	/* a holder where the source keeps a ledger: holds that end meanwhile leave its caps */
+	rc = tp_hold_begin(src, err);
+	ledger = rc == 0;
+	if (rc == -ENOTSUP)
+		rc = tp_limits_save(src, &touched, &before, err);
 	if (rc)
 		return rc;
 	for (size_t s = 0; s < profile->nr_steps; s++) {
@@ -309,9 +314,9 @@ int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 
 		nanosleep(&ts, NULL);
 	}
-	rrc = tp_limits_put_back(src, before, NULL, err);
+	rrc = ledger ? tp_hold_end(src, NULL, err) : tp_limits_put_back(src, before, NULL, err);
 	tp_limits_free(before);
-	if (rrc)
+	if (rrc < 0 || (rrc > 0 && !rc))
 		return rrc;
 	if (rc && err)
 		*err = e;

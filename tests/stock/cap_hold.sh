@@ -175,6 +175,19 @@ kill -INT $B; reap $B "top-frequency hold B"
 check "the top-frequency hold ends first: A's limit is back" "1416000 1008000 2" "$(limits)"
 kill -INT $A; reap $A "nested hold A"
 check "A ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+# cap play is a holder too: a hold that ends while it plays leaves the player's cap, and
+# the player's end puts back what was there before the first (not the ended hold's cap)
+"$T" cap set big 1200000
+start_nested A 1008000
+printf '%s\n' "0, big, 1104000" "2s, big, 1104000" >"$R/nest.prof"
+"$T" cap play "$R/nest.prof" >"$R/play.out" 2>&1 &
+PLAY=$!
+for _ in $(seq 100); do [ "$(cat "$BIG")" = 1104000 ] && break; sleep 0.05; done
+kill -INT $A; reap $A "hold A under cap play"
+check "a hold ends while cap play plays: the player's cap stays" "1416000 1104000 2" "$(limits)"
+wait $PLAY
+check "cap play ends last: exit 0" 0 $?
+check "cap play ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
 "$T" cap clear big
 
 # the state directory swapped for a symbolic link while a holder holds: it keeps the

@@ -333,8 +333,12 @@ struct tp_play_options {
 
 /*
  * Apply profile to src over time (steps at their times from now), then restore
- * every CPU's cap as it was before, also when stopped or when a step fails.
- * Returns the first error; a failure to restore is reported over any other.
+ * every CPU's cap as it was before, also when stopped or when a step fails.  Where
+ * the source keeps a ledger of holds (tp_hold_begin()), the player is a holder: a hold
+ * that ends while it plays leaves its caps, and its end gives each CPU what the ledger
+ * says (the cap of a holder still holding, or what it had before the first).
+ * Returns the first error; a failure to restore is reported over any other; 1 (err
+ * says why) when the caps were put back without the state file (tp_hold_end()).
  */
 int tp_profile_play(struct tp_source *src, const struct tp_profile *profile,
 		    const struct tp_play_options *opts, struct tp_error *err);
