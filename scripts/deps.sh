@@ -5,6 +5,12 @@
 #                              'kernel' need: no arm64 architecture, cross or :arm64 packages,
 #                              no qemu, no kernel build tools, no fuzzer runtime
 #                              (scripts/trixie-chroot.sh, in a chroot)
+#   THERMPRESS_DEPS_RUN=1      only what building and running thermpress needs (the
+#                              README's first command, scripts/quickstart.sh): the
+#                              compiler, meson, the libraries it links, cmocka (the default
+#                              build builds the unit tests) and fuse3; no test tools,
+#                              kernels, qemu, Prometheus, shells, clang or cross packages
+#   THERMPRESS_DEPS_LIST=1     print the package list and change nothing
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
@@ -73,6 +79,12 @@ packages=(
   libcmocka-dev:arm64 zlib1g-dev:arm64 libmicrohttpd-dev:arm64
 )
 mapfile -t packages < <(release_filter "${packages[@]}")
+if [ "${THERMPRESS_DEPS_RUN:-0}" = 1 ]; then
+  packages=(build-essential meson ninja-build pkg-config
+    libcli-dev libjson-c-dev libfuse3-dev fuse3 libncurses-dev libcpupower-dev libcmocka-dev
+    libmicrohttpd-dev)
+  THERMPRESS_DEPS_NATIVE=1	# and no arm64 architecture
+fi
 # THERMPRESS_DEPS_NATIVE=1: without the arm64, qemu, kernel and fuzzer packages (above)
 native=${THERMPRESS_DEPS_NATIVE:-0}
 if [ "$native" = 1 ]; then
@@ -86,6 +98,12 @@ if [ "$native" = 1 ]; then
     esac
   done
   packages=("${keep[@]}")
+fi
+# THERMPRESS_DEPS_LIST=1: print the packages this run would make sure of, one a line, and
+# change nothing (tests/e2e/deps_sets.sh)
+if [ "${THERMPRESS_DEPS_LIST:-0}" = 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
 fi
 # arm64 for the cross build and the board.  Not i386: kernel/i386/run.sh downloads its
 # busybox-static:i386 through an apt state of its own, so a broken i386 index on the

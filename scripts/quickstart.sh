@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tp=${THERMPRESS:-}
 if [ -z "$tp" ]; then
-	bash scripts/deps.sh
+	# what building and running needs; scripts/test.sh installs the rest
+	THERMPRESS_DEPS_RUN=1 bash scripts/deps.sh
 	[ -d build ] || meson setup build >/dev/null
 	ninja -C build >/dev/null
 	tp=build/cmd/thermpress

@@ -28,4 +28,23 @@ assert_contains "$out" "== The big cluster capped at half its top frequency" "qu
 assert_match "$out" $'\n   4  big +yes +777 +1024 +1181/2362 +512 +247\n' "quickstart: the capped table"
 assert_not_contains "$out" "live view" "quickstart: not a terminal, no live view"
 
+
+# the first command installs what building and running needs, the test command the rest
+# (scripts/deps.sh, THERMPRESS_DEPS_LIST=1 changes nothing)
+run_set=$(THERMPRESS_DEPS_RUN=1 THERMPRESS_DEPS_LIST=1 bash "$SRC/scripts/deps.sh")
+full_set=$(THERMPRESS_DEPS_LIST=1 bash "$SRC/scripts/deps.sh")
+assert_match "$(grep -c '' <<<"$run_set")" '^[0-9]+$' "deps: the run set lists packages"
+for p in qemu-system-x86 qemu-system-arm prometheus zsh fish clang gcc-aarch64-linux-gnu tmux; do
+	assert_eq "$(grep -cx "$p" <<<"$run_set" || true)" 0 "deps: the run set leaves out $p"
+	assert_eq "$(grep -cx "$p" <<<"$full_set" || true)" 1 "deps: the test set has $p"
+done
+assert_eq "$(grep -c 'linux-source' <<<"$run_set" || true)" 0 "deps: the run set leaves out the kernel sources"
+assert_eq "$(grep -c ':arm64$' <<<"$run_set" || true)" 0 "deps: the run set has no arm64 packages"
+# what meson.build needs (dependency() calls) is in the run set
+for p in meson ninja-build pkg-config libcli-dev libjson-c-dev libfuse3-dev libncurses-dev libcmocka-dev libmicrohttpd-dev; do
+	assert_eq "$(grep -cx "$p" <<<"$run_set")" 1 "deps: the run set has $p"
+done
+assert_eq "$(grep -c 'THERMPRESS_DEPS_RUN=1 bash scripts/deps.sh' "$SRC/scripts/quickstart.sh")" 1 \
+	"quickstart: installs the run set only"
+
 finish
