@@ -26,25 +26,28 @@ int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via)
 	return 0;
 }
 
-int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,
-		   char *warn, size_t len)
+int cap_check_bare(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
+		   const struct tp_cpuset *set, const char *text, char *warn, size_t len)
 {
-	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
+	struct tp_snapshot own = TP_SNAPSHOT_INIT;
 	struct tp_error err = { 0 };
 	char one[256];
 	int rc = 0;
 
 	warn[0] = '\0';
-	if (ctx_snapshot(ctx, &snap))
-		return ctx->status;
-	for (size_t i = 0; i < snap.nr_cpus && !rc; i++) {
-		if (!tp_cpuset_has(set, snap.cpus[i].cpu))
+	if (!snap) {
+		if (ctx_snapshot(ctx, &own))
+			return ctx->status;
+		snap = &own;
+	}
+	for (size_t i = 0; i < snap->nr_cpus && !rc; i++) {
+		if (!tp_cpuset_has(set, snap->cpus[i].cpu))
 			continue;
-		rc = tp_cap_check_bare(text, &snap.cpus[i], one, sizeof(one), &err);
+		rc = tp_cap_check_bare(text, &snap->cpus[i], one, sizeof(one), &err);
 		if (!warn[0])
 			snprintf(warn, len, "%s", one);
 	}
-	tp_snapshot_release(&snap);
+	tp_snapshot_release(&own);
 	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 
@@ -65,48 +68,51 @@ static const struct cmd_arg cap_via_opts[] = {
 	{ 0 },
 };
 
+/*
+ * One snapshot per command: the CPU list, the value's text and the value itself are
+ * checked against it, and the caps are applied from it (tp_cap_set_in).
+ */
 static int exec_cap_set(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset set;
 	struct tp_error err = { 0 };
-	int rc;
+	char warn[256] = "";
+	int rc = ctx_snapshot(ctx, &snap);
 
 	/* Every argument is checked before anything is applied. */
-	rc = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
-	if (rc)
-		return rc;
-	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
-	if (rc)
-		return rc;
-	char warn[256];
-	rc = cap_check_bare(ctx, &set, args->pos[POS_VALUE].text, warn, sizeof(warn));
-	if (rc)
-		return rc;
+	if (!rc)
+		rc = ctx_parse_cpus_in(ctx, &snap, args->pos[POS_CPULIST].text, &set);
+	if (!rc)
+		rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
+	if (!rc)
+		rc = cap_check_bare(ctx, &snap, &set, args->pos[POS_VALUE].text, warn,
+				    sizeof(warn));
 	/* the value checked against the CPUs' frequencies: a usage error is the VALUE's */
-	rc = tp_cap_set(ctx->src, &set, &args->pos[POS_VALUE].v.cap, &err);
-	if (rc < 0)
-		return cmd_usage_tp_error(ctx, rc, &err);
-	if (warn[0])
+	if (!rc && (rc = tp_cap_set_in(ctx->src, &snap, &set, &args->pos[POS_VALUE].v.cap,
+				       &err)) < 0)
+		rc = cmd_usage_tp_error(ctx, rc, &err);
+	if (!rc && warn[0])
 		cmd_warning(ctx, "%s", warn);
-	return 0;
+	tp_snapshot_release(&snap);
+	return rc;
 }
 
 static int exec_cap_clear(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
+	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
 	struct tp_cpuset set;
 	struct tp_error err = { 0 };
-	int rc;
+	int rc = ctx_snapshot(ctx, &snap);
 
-	rc = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
-	if (rc)
-		return rc;
-	rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
-	if (rc)
-		return rc;
-	rc = tp_cap_clear(ctx->src, &set, &err);
-	if (rc < 0)
-		return cmd_usage_tp_error(ctx, rc, &err);
-	return 0;
+	if (!rc)
+		rc = ctx_parse_cpus_in(ctx, &snap, args->pos[POS_CPULIST].text, &set);
+	if (!rc)
+		rc = cap_apply_via(ctx, &args->opt[OPT_VIA]);
+	if (!rc && (rc = tp_cap_clear_in(ctx->src, &snap, &set, &err)) < 0)
+		rc = cmd_usage_tp_error(ctx, rc, &err);
+	tp_snapshot_release(&snap);
+	return rc;
 }
 
 const struct cmd_entry cmd_cap_set_entry = {

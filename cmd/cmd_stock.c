@@ -74,7 +74,7 @@ static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
 {
 	struct tp_error err = { 0 };
 	char warn[256];
-	int rc = cap_check_bare(ctx, set, args->pos[POS_VALUE].text, warn, sizeof(warn));
+	int rc = cap_check_bare(ctx, NULL, set, args->pos[POS_VALUE].text, warn, sizeof(warn));
 
 	if (rc)
 		return rc;

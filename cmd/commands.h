@@ -295,6 +295,9 @@ struct tp_source *ctx_source(struct cmd_ctx *ctx);
 int ctx_snapshot(struct cmd_ctx *ctx, struct tp_snapshot *snap);
 /* Parse a CPU list against the current topology; 0 or an exit status (reported). */
 int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set);
+/* The same against a snapshot the command took (one read of the source per command). */
+int ctx_parse_cpus_in(struct cmd_ctx *ctx, const struct tp_snapshot *snap, const char *text,
+		      struct tp_cpuset *set);
 void ctx_close(struct cmd_ctx *ctx);
 
 /* shell.c, script.c */
@@ -330,10 +333,11 @@ int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);
 /* A warning for each backend of a --backends list whose decay period was rounded, in
  * the words of decay set's ("pelt has no decay period of 33 ms: 32 ms in force"). */
 void warn_decays_in_force(struct cmd_ctx *ctx, const struct tp_replay_backend *b, size_t n);
-/* tp_cap_check_bare() of the VALUE text on each CPU of set: 0 (with a warning to show
- * after capping in warn, or "") or an exit status (reported). */
-int cap_check_bare(struct cmd_ctx *ctx, const struct tp_cpuset *set, const char *text,
-		   char *warn, size_t len);
+/* tp_cap_check_bare() of the VALUE text on each CPU of set, against snap (NULL: a
+ * snapshot of its own): 0 (with a warning to show after capping in warn, or "") or an
+ * exit status (reported). */
+int cap_check_bare(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
+		   const struct tp_cpuset *set, const char *text, char *warn, size_t len);
 /* Choose the cap method given with --via (not given: nothing); refused on a source that
  * is not a stock kernel.  0 or an exit status (reported). */
 int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via);

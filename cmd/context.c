@@ -60,14 +60,19 @@ void ctx_close(struct cmd_ctx *ctx)
 int ctx_parse_cpus(struct cmd_ctx *ctx, const char *text, struct tp_cpuset *set)
 {
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
-	struct tp_error err = { 0 };
 	int rc = ctx_snapshot(ctx, &snap);
 
-	if (!rc) {
-		rc = tp_parse_cpulist(text, &snap, set, &err);
-		if (rc < 0)
-			rc = cmd_usage_tp_error(ctx, rc, &err);
-	}
+	if (!rc)
+		rc = ctx_parse_cpus_in(ctx, &snap, text, set);
 	tp_snapshot_release(&snap);
 	return rc;
+}
+
+int ctx_parse_cpus_in(struct cmd_ctx *ctx, const struct tp_snapshot *snap, const char *text,
+		      struct tp_cpuset *set)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_parse_cpulist(text, snap, set, &err);
+
+	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }

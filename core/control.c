@@ -53,49 +53,58 @@ int tp_cap_set(struct tp_source *src, const struct tp_cpuset *cpus,
 	       const struct tp_cap_value *value, struct tp_error *err)
 {
 	struct tp_snapshot snap;
+	int rc = take_topology(src, &snap, err);
+
+	if (rc == 0)
+		rc = tp_cap_set_in(src, &snap, cpus, value, err);
+	tp_snapshot_release(&snap);
+	return rc;
+}
+
+int tp_cap_set_in(struct tp_source *src, const struct tp_snapshot *snap,
+		  const struct tp_cpuset *cpus, const struct tp_cap_value *value,
+		  struct tp_error *err)
+{
 	struct tp_cpuset *sets = calloc(3, sizeof(*sets));	/* pending, group, done */
 	uint64_t *khz = NULL;
 	int rc;
 
 	if (!sets)
 		return tp_error_set(err, -ENOMEM, "out of memory");
-	rc = take_topology(src, &snap, err);
+	rc = check_cpus(snap, cpus, err);
 	if (rc < 0)
 		goto out;
-	rc = check_cpus(&snap, cpus, err);
-	if (rc < 0)
-		goto out;
-	khz = calloc(snap.nr_cpus, sizeof(*khz));
+	khz = calloc(snap->nr_cpus ? snap->nr_cpus : 1, sizeof(*khz));
 	if (!khz) {
 		rc = tp_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	/* Resolve every CPU first: one bad CPU means nothing is written. */
 	for (int cpu = tp_cpuset_next(cpus, 0); cpu >= 0; cpu = tp_cpuset_next(cpus, cpu + 1)) {
-		int i = tp_snapshot_find_cpu(&snap, cpu);
+		int i = tp_snapshot_find_cpu(snap, cpu);
 
-		rc = tp_cap_resolve_khz(value, &snap.cpus[i], &khz[i], err);
+		rc = tp_cap_resolve_khz(value, &snap->cpus[i], &khz[i], err);
 		if (rc < 0)
 			goto out;
-		if ((int64_t)khz[i] == snap.cpus[i].max_freq_khz)
+		if ((int64_t)khz[i] == snap->cpus[i].max_freq_khz)
 			khz[i] = 0;	/* a cap at the maximum is no cap */
 	}
 	/* One write per distinct frequency: CPUs of one cluster share one. */
 	sets[0] = *cpus;
 	while (tp_cpuset_count(&sets[0])) {
 		int first = tp_cpuset_next(&sets[0], 0);
-		uint64_t want = khz[tp_snapshot_find_cpu(&snap, first)];
+		uint64_t want = khz[tp_snapshot_find_cpu(snap, first)];
 
 		tp_cpuset_zero(&sets[1]);
 		for (int cpu = first; cpu >= 0; cpu = tp_cpuset_next(&sets[0], cpu + 1)) {
-			if (khz[tp_snapshot_find_cpu(&snap, cpu)] == want) {
+			if (khz[tp_snapshot_find_cpu(snap, cpu)] == want) {
 				tp_cpuset_add(&sets[1], cpu);
 				sets[0].bits[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
 			}
 		}
 		rc = src->ops->inject(src, &sets[1], want, err);
 		if (rc < 0) {
-			roll_back(src, &snap, &sets[2]);
+			roll_back(src, snap, &sets[2]);
 			goto out;
 		}
 		for (size_t w = 0; w < TP_MAX_CPUS / 64; w++)
@@ -105,7 +114,6 @@ int tp_cap_set(struct tp_source *src, const struct tp_cpuset *cpus,
 out:
 	free(khz);
 	free(sets);
-	tp_snapshot_release(&snap);
 	return rc;
 }
 
@@ -115,11 +123,17 @@ int tp_cap_clear(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_
 	int rc = take_topology(src, &snap, err);
 
 	if (rc == 0)
-		rc = check_cpus(&snap, cpus, err);
-	if (rc == 0)
-		rc = src->ops->inject(src, cpus, 0, err);
+		rc = tp_cap_clear_in(src, &snap, cpus, err);
 	tp_snapshot_release(&snap);
 	return rc;
+}
+
+int tp_cap_clear_in(struct tp_source *src, const struct tp_snapshot *snap,
+		    const struct tp_cpuset *cpus, struct tp_error *err)
+{
+	int rc = check_cpus(snap, cpus, err);
+
+	return rc < 0 ? rc : src->ops->inject(src, cpus, 0, err);
 }
 
 struct backend_state {

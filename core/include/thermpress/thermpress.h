@@ -275,6 +275,17 @@ uint64_t tp_pressure(uint64_t max_capacity, uint64_t capped_khz, uint64_t max_kh
 int tp_cap_set(struct tp_source *src, const struct tp_cpuset *cpus,
 	       const struct tp_cap_value *value, struct tp_error *err);
 int tp_cap_clear(struct tp_source *src, const struct tp_cpuset *cpus, struct tp_error *err);
+/*
+ * The same against snap, a snapshot of src the caller took (and checked the CPUs and
+ * the value's text against): no snapshot of its own, so a command reads the source's
+ * state once.  A source that records caps may still read the caps in force while it
+ * holds its state file's lock (the original it records must be the one of that moment).
+ */
+int tp_cap_set_in(struct tp_source *src, const struct tp_snapshot *snap,
+		  const struct tp_cpuset *cpus, const struct tp_cap_value *value,
+		  struct tp_error *err);
+int tp_cap_clear_in(struct tp_source *src, const struct tp_snapshot *snap,
+		    const struct tp_cpuset *cpus, struct tp_error *err);
 
 /* Switch backend; decay_ms 0 keeps the backend's own period. */
 int tp_backend_set(struct tp_source *src, const char *name, uint32_t decay_ms,
