@@ -219,8 +219,9 @@ static int walk_root(struct walk *w, struct tp_error *err)
 	return check_dir(w, false, err);
 }
 
-/* The next component of w->todo into comp (taken off todo); false when none is left. */
-static bool next_component(struct walk *w, char *comp, size_t len)
+/* The next component of w->todo into comp (taken off todo): 1, 0 when none is left, -1
+ * when it is longer than a name can be. */
+static int next_component(struct walk *w, char *comp, size_t len)
 {
 	char *p = w->todo, *end;
 	size_t n;
@@ -228,12 +229,15 @@ static bool next_component(struct walk *w, char *comp, size_t len)
 	while (*p == '/')
 		p++;
 	if (!*p)
-		return false;
+		return 0;
 	end = strchrnul(p, '/');
 	n = (size_t)(end - p);
-	snprintf(comp, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	if (n >= len)
+		return -1;
+	memcpy(comp, p, n);
+	comp[n] = '\0';
 	memmove(w->todo, end, strlen(end) + 1);
-	return true;
+	return 1;
 }
 
 /* A symbolic link on the way: followed only when it is root's or the user's. */
@@ -306,16 +310,19 @@ static int open_dir(const char *dir, bool create, int *out, struct tp_error *err
 {
 	struct walk w = { .fd = -1, .dir = dir };
 	char comp[NAME_MAX + 1];
-	int rc;
+	int rc, more;
 
 	if (dir[0] != '/' || strlen(dir) >= sizeof(w.todo) / 2)
 		return tp_error_set(err, -EINVAL, "the shell's history directory %s is not an "
 				    "absolute path", dir);
 	snprintf(w.todo, sizeof(w.todo), "%s", dir);
 	rc = walk_root(&w, err);
-	while (rc == 0 && next_component(&w, comp, sizeof(comp)))
-		if (strcmp(comp, ".") && !(strcmp(comp, "..") == 0 && !w.walked[0]))
+	while (rc == 0 && (more = next_component(&w, comp, sizeof(comp))) != 0) {
+		if (more < 0)
+			rc = tp_error_set(err, -ENAMETOOLONG, "%s: a name on the way is too long", dir);
+		else if (strcmp(comp, ".") && !(strcmp(comp, "..") == 0 && !w.walked[0]))
 			rc = walk_step(&w, comp, create, err);
+	}
 	if (rc == 0)
 		rc = check_dir(&w, true, err);
 	if (rc == 0)
