@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <thermpress/backend_params.h>
+
 #include "commands.h"
 
 /* The source's backends; 0 or an exit status (reported). */
@@ -140,8 +142,9 @@ const struct cmd_entry cmd_decay_set_entry = {
 	.pos = decay_set_pos,
 	.summary = "set the decay period of the active backend",
 	.help = "Sets the decay period of the active backend: 250 (ms), 250ms, 1s.  pelt takes "
-		"the nearest half-life of 32 << shift ms (32 to 32768), decay takes 1 to 10000 ms, "
-		"instant and none have none.  Changing it resets the averaging state of every CPU.",
+		TP_PELT_RANGE_TEXT " and uses the nearest half-life of 32 << shift ms, decay "
+		"takes " TP_DECAY_RANGE_TEXT ", instant and none have none (the RANGE column of "
+		"show backends).  Changing it resets the averaging state of every CPU.",
 	.flags = CMD_CHANGES,
 	.exec = exec_decay_set,
 };

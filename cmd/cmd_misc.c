@@ -408,7 +408,13 @@ const struct cmd_entry cmd_shell_entry = {
 		"the line being typed, or stops the running command (cap play then puts back "
 		"the caps it changed); Ctrl-L clears the screen; quit, exit or Ctrl-D leaves.  "
 		"The source stays open for the whole session, so with --sim the simulator's "
-		"state lasts until the shell ends.",
+		"state lasts until the shell ends.  The history is kept across sessions, as bash "
+		"and psql keep theirs: the last 256 lines go to $XDG_STATE_HOME/thermpress/"
+		"shell_history (~/.local/state/thermpress/ without an absolute XDG_STATE_HOME) "
+		"when a session in which a line was entered ends, replaced atomically; a file "
+		"that is damaged, too large, a symbolic link or in a directory another user "
+		"could change is ignored with one warning and left as it is (docs/state.md).  "
+		"Scripts keep no history.",
 	.flags = CMD_NO_SHELL | CMD_NO_SCRIPT,
 	.exec = exec_shell,
 };

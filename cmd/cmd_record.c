@@ -70,7 +70,12 @@ static void sleep_until(uint64_t t)
 	nanosleep(&ts, NULL);	/* a signal ends it early: the loop looks at exp_stop */
 }
 
-static void progress(struct cmd_ctx *ctx, struct tp_recorder *rec, bool done)
+/*
+ * The progress line: the time recorded and the samples (the word of the interrupted
+ * line, record_interrupted()), and with a --duration (total > 0) the total and the
+ * time left.
+ */
+static void progress(struct cmd_ctx *ctx, struct tp_recorder *rec, uint64_t total, bool done)
 {
 	if (!exp_progress_enabled(ctx))
 		return;
@@ -78,10 +83,18 @@ static void progress(struct cmd_ctx *ctx, struct tp_recorder *rec, bool done)
 		fprintf(stderr, "\r\033[K");
 		return;
 	}
-	char t[32];
+	char t[32], all[32], left[32];
+	uint64_t ns = tp_recorder_elapsed_ns(rec);
+	size_t n = tp_recorder_samples(rec);
 
-	fprintf(stderr, "\rrecording: %s, %zu rows",
-		fmt_time(t, sizeof(t), tp_recorder_elapsed_ns(rec)), tp_recorder_rows(rec));
+	fmt_time(t, sizeof(t), ns);
+	if (!total) {
+		fprintf(stderr, "\rrecording: %s, %zu sample%s\033[K", t, n, n == 1 ? "" : "s");
+		return;
+	}
+	fprintf(stderr, "\rrecording: %s of %s, %zu sample%s, %s left\033[K", t,
+		fmt_time(all, sizeof(all), total), n, n == 1 ? "" : "s",
+		fmt_time(left, sizeof(left), ns < total ? total - ns : 0));
 }
 
 /* 0, or the command's failure as a positive status word; -1 when it is still running. */
@@ -138,7 +151,7 @@ static int record_virtual(struct cmd_ctx *ctx, struct recording *r)
 			break;
 		if (!r->command)
 			left -= step;
-		progress(ctx, r->rec, false);
+		progress(ctx, r->rec, r->command ? 0 : r->duration, false);
 	}
 	return rc;
 }
@@ -160,7 +173,7 @@ static int record_real(struct cmd_ctx *ctx, struct recording *r)
 		next += r->ro.interval_ns;
 		if (next < mono_ns())	/* fell behind: skip, do not burst */
 			next = mono_ns() + r->ro.interval_ns;
-		progress(ctx, r->rec, false);
+		progress(ctx, r->rec, r->command ? 0 : r->duration, false);
 	}
 	return rc;
 }
@@ -279,7 +292,7 @@ static int exec_record(struct cmd_ctx *ctx, const struct cmd_args *args)
 	exp_signals_install();
 	rc = exp_virtual_clock(ctx) ? record_virtual(ctx, &r) : record_real(ctx, &r);
 	exp_signals_restore();
-	progress(ctx, r.rec, true);
+	progress(ctx, r.rec, 0, true);
 	if (r.command && r.pid > 0 && child_done(r.pid, &r.wstatus) < 0) {
 		/* interrupted: the command got the same signal from the terminal; wait for it */
 		waitpid(r.pid, &r.wstatus, 0);
@@ -312,8 +325,9 @@ const struct cmd_entry cmd_record_entry = {
 		"recorded averages exactly; it is the default on the simulator, --no-reset turns "
 		"it off.  On a simulator with a virtual clock the clock is advanced instead of "
 		"waited for, tick by tick, and a sample is also written at every tick where a cap "
-		"changed.  A progress line is shown on a terminal only.  A regular FILE is written "
-		"to a temporary file and renamed into place when complete: a failed recording "
+		"changed.  A progress line, on a terminal only, gives the time and samples "
+		"recorded, with --duration also the total and the time left.  A regular FILE is "
+		"written to a temporary file and renamed into place when complete: a failed recording "
 		"leaves it as it was; a device or FIFO is written in place and never removed.  "
 		"Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) ends the recording and keeps it: the "
 		"trace is complete and in place, one line on stderr gives its samples, seconds "

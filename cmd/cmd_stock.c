@@ -16,6 +16,7 @@
 #include <thermpress/stock.h>
 
 #include "commands.h"
+#include "exp_util.h"
 #include "signals.h"
 
 extern const struct cmd_entry cmd_cap_hold_entry, cmd_cap_restore_entry;
@@ -49,7 +50,7 @@ static const struct cmd_arg cap_hold_opts[] = {
 
 /* Sleep in short steps until the hold ends: a signal ends one at once, and one that came
  * just before is seen too.  dur_ns 0: until a signal. */
-static void hold_wait(uint64_t dur_ns)
+static void hold_sleep(uint64_t dur_ns)
 {
 	uint64_t waited = 0;
 
@@ -62,6 +63,31 @@ static void hold_wait(uint64_t dur_ns)
 		else
 			waited += step - (uint64_t)left.tv_nsec;
 	}
+}
+
+/*
+ * The hold's time.  On the in-process simulator's virtual clock, --for advances the clock
+ * instead of waiting for it (as record and cap play do), a second at a time so that a
+ * signal ends it; without --for the clock stays where it is until a signal.  0, or
+ * -errno with err set when the clock could not be advanced (the hold then ends).
+ */
+static int hold_wait(struct cmd_ctx *ctx, uint64_t dur_ns, struct tp_error *err)
+{
+	uint64_t done = 0;
+
+	if (!dur_ns || !exp_virtual_clock(ctx)) {
+		hold_sleep(dur_ns);
+		return 0;
+	}
+	while (!exp_stop && done < dur_ns) {
+		uint64_t step = dur_ns - done < 1000000000u ? dur_ns - done : 1000000000u;
+		int rc = tp_sim_advance(ctx->src, step, err);
+
+		if (rc < 0)
+			return rc;
+		done += step;
+	}
+	return 0;
 }
 
 /*
@@ -148,6 +174,9 @@ static void hold_announce(struct cmd_ctx *ctx, const struct cmd_args *args, cons
 
 	if (exp_stop)
 		;	/* stopped before the cap was set: nothing to announce */
+	else if (dur->given && exp_virtual_clock(ctx))
+		hold_say(ctx, dropped, "holding the cap on cpus %s at %s for %s of the virtual clock "
+			 "(advanced at once)\n", list, val, dur->text);
 	else if (dur->given)
 		hold_say(ctx, dropped, "holding the cap on cpus %s at %s for %s (interrupt to end early)\n",
 			 list, val, dur->text);
@@ -161,9 +190,10 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 	struct tp_cpuset set;
 	struct tp_limits *before = NULL;
 	char list[256];
+	struct tp_error err = { 0 };
 	unsigned dropped = 0;
 	bool ledger = false;
-	int status;
+	int status, wait_rc;
 
 	/* everything is checked before anything is applied */
 	status = ctx_parse_cpus(ctx, args->pos[POS_CPULIST].text, &set);
@@ -179,12 +209,14 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 		goto out;
 	tp_cpuset_format(&set, list, sizeof(list));
 	hold_announce(ctx, args, list, &dropped);
-	hold_wait(args->opt[OPT_FOR].given ? args->opt[OPT_FOR].v.ns : 0);
+	wait_rc = hold_wait(ctx, args->opt[OPT_FOR].given ? args->opt[OPT_FOR].v.ns : 0, &err);
 	/* back to what was in force before the hold (an earlier cap set too), or to the cap
 	 * of the most recent holder still holding */
 	status = hold_end(ctx, ledger, before, list);
 	if (!status && exp_stop != SIGPIPE)
 		hold_say(ctx, &dropped, "restored cpus %s%s\n%s", list, signal_word(exp_stop), "");
+	if (!status && wait_rc < 0)	/* the clock could not be advanced: the hold ended early */
+		status = cmd_tp_error(ctx, wait_rc, &err);
 	if (dropped && exp_stop != SIGPIPE) {
 		const char *what = "standard output took nothing without waiting: %u %s of the hold "
 				   "left out (the cap ended on time)";
@@ -250,7 +282,9 @@ const struct cmd_entry cmd_cap_hold_entry = {
 		"holding, and after the last one ends what it had before the first "
 		"(docs/state.md).  The hold's lines are written only when standard output takes "
 		"them at once: a full pipe never keeps the cap past its time (a line left out is "
-		"named on stderr, exit status 1).",
+		"named on stderr, exit status 1).  On the simulator with a virtual clock (--sim "
+		"--virtual-clock) --for advances the clock by DURATION at once instead of waiting, "
+		"as record and cap play do; without --for the clock stands still until interrupted.",
 	.flags = CMD_NO_SHELL,
 	.exec = exec_cap_hold,
 };

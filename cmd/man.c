@@ -72,7 +72,8 @@ static const char *const sections[][2] = {
 	  "lists, backends, file names: what the bash, zsh and fish completions offer), "
 	  "the arrow keys recall history, and COMMAND | include WORD (also "
 	  "exclude, begin, count) filters the output.  quit or exit leaves it.  The "
-	  "source stays open for the whole session." },
+	  "source stays open for the whole session.  The history is kept across sessions "
+	  "in XDG_STATE_HOME/thermpress/shell_history (see FILES)." },
 	{ "EXIT STATUS",
 	  "0 on success, 1 on a runtime failure (no interface, permission denied, the "
 	  "kernel refused, a write error on standard output), 2 on a usage error (unknown "
@@ -98,12 +99,23 @@ static const char *const sections[][2] = {
 	  "estimated rather than read from the kernel with BPF.\n"
 	  "XDG_RUNTIME_DIR: as a user on the real root without THERMPRESS_STATE_DIR, the "
 	  "state files go in XDG_RUNTIME_DIR/thermpress (else /tmp/thermpress-UID).  "
+	  "XDG_STATE_HOME (when absolute; else HOME/.local/state): the shell's history "
+	  "goes in XDG_STATE_HOME/thermpress.  "
 	  "PATH: sim serve, not run as root, looks for fusermount3 on it.\n"
 	  "For top: NO_COLOR, when set and not empty, turns colours off (attributes such "
 	  "as bold and reverse stay); the locale (LC_ALL, then LC_CTYPE, then LANG) chooses "
 	  "the characters: Unicode bars and arrows when its character set is UTF-8, ASCII "
 	  "otherwise, numbers always with a decimal point; TERM names the terminal for "
 	  "ncurses; COLUMNS is the width of top --once (120 when unset or outside 40..1000)." },
+	{ "FILES",
+	  "XDG_STATE_HOME/thermpress/shell_history (~/.local/state/thermpress/shell_history "
+	  "without an absolute XDG_STATE_HOME): the shell's history, the last 256 lines, "
+	  "written at the end of a session in which a line was entered (a temporary file, "
+	  "fsync, rename), never by a script or a shell whose standard input is not a "
+	  "terminal.  A file that is damaged, larger than the limit, a symbolic link, or in "
+	  "a directory another user owns or can write (or reached through another user's "
+	  "symbolic link) is ignored with one warning and left as it is.  The state files "
+	  "of cap restore: docs/state.md." },
 };
 
 static void man_header(void)

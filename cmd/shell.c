@@ -28,11 +28,85 @@
 
 #include <libcli.h>
 
+#include <thermpress/history.h>
+
 #include "commands.h"
 #include "shell.h"
 #include "signals.h"
 
 static bool in_command;		/* shell_callback is running: the output is ours */
+
+/*
+ * The history kept across sessions (thermpress/history.h, docs/state.md).  libcli 1.10.7
+ * keeps its list in cli->history and has no call to add to it: cli_loop empties it, then
+ * prints the banner (through shell_print), where the saved lines are put in; libcli adds
+ * each line it takes before running it, so every callback and every line printed copies
+ * the list when it changed; at the end (cli_loop empties it again) the copy is saved.
+ */
+_Static_assert(TP_HISTORY_MAX_ENTRIES <= MAX_HISTORY, "libcli keeps the lines saved");
+_Static_assert(TP_HISTORY_LINE_MAX < CLI_MAX_LINE_LENGTH, "libcli takes the lines saved");
+static struct {
+	struct tp_history h;		/* as loaded, then the session's */
+	char dir[4096];
+	bool keep;			/* loaded (or nothing to load): saved at the end */
+	bool pending;			/* to put into libcli at the banner */
+	bool changed;			/* a line was entered */
+	char *seen[MAX_HISTORY];	/* libcli's list when last copied */
+} hist;
+
+/* Before the session: the saved history, or one warning and none kept. */
+static void history_start(struct cmd_ctx *ctx)
+{
+	struct tp_error err = { 0 };
+	int rc = tp_history_dir(hist.dir, sizeof(hist.dir), &err);
+
+	if (rc == 0)
+		rc = tp_history_load(hist.dir, &hist.h, &err);
+	hist.keep = hist.pending = rc == 0;
+	hist.changed = false;
+	if (rc < 0)
+		cmd_warning(ctx, "%s: the shell's history is left as it is and not kept this session",
+			    err.msg);
+}
+
+/* The banner: libcli's list is empty; the saved lines go in, oldest first. */
+static void history_put(struct cli_def *cli)
+{
+	hist.pending = false;
+	for (size_t i = 0; i < hist.h.n && i < MAX_HISTORY; i++)
+		cli->history[i] = strdup(hist.h.v[i]);
+	memcpy(hist.seen, cli->history, sizeof(hist.seen));
+}
+
+/* libcli's list copied when it changed (a line was entered). */
+static void history_follow(struct cli_def *cli)
+{
+	if (!hist.keep)
+		return;
+	if (hist.pending) {
+		history_put(cli);
+		return;
+	}
+	if (!memcmp(hist.seen, cli->history, sizeof(hist.seen)))
+		return;
+	memcpy(hist.seen, cli->history, sizeof(hist.seen));
+	tp_history_free(&hist.h);
+	for (int i = 0; i < MAX_HISTORY; i++)
+		if (cli->history[i])
+			tp_history_add(&hist.h, cli->history[i]);
+	hist.changed = true;
+}
+
+/* After the session: saved when a line was entered. */
+static void history_end(struct cmd_ctx *ctx)
+{
+	struct tp_error err = { 0 };
+
+	if (hist.keep && hist.changed && tp_history_save(hist.dir, &hist.h, &err) < 0)
+		cmd_warning(ctx, "%s: the shell's history of this session was not saved", err.msg);
+	tp_history_free(&hist.h);
+	hist.keep = hist.pending = false;
+}
 
 /*
  * `?` typed after a command that takes no argument: libcli runs the command with the
@@ -53,6 +127,7 @@ static int shell_callback(struct cli_def *cli, const char *command, char *argv[]
 	char **words;
 	int n = 0;
 
+	history_follow(cli);
 	if (asks_help(cli, argv, argc))
 		return CLI_OK;
 
@@ -126,6 +201,7 @@ static void shell_print(struct cli_def *cli, const char *line)
 
 	if (!cli->client)
 		return;
+	history_follow(cli);
 	/* libcli's own message about a line (`?`'s lists are not): ours instead.  Not
 	 * cli_error(): libcli's print buffer is in use. */
 	if (!in_command && translate_libcli(cli, line, msg, sizeof(msg))) {
@@ -154,12 +230,14 @@ void shell_message(struct cli_def *cli, const char *fmt, ...)
 static int shell_quit(struct cli_def *cli, const char *command, char *argv[], int argc)
 {
 	(void)command;
+	history_follow(cli);
 	return asks_help(cli, argv, argc) ? CLI_OK : CLI_QUIT;
 }
 
 static int shell_history(struct cli_def *cli, const char *command, char *argv[], int argc)
 {
 	(void)command;
+	history_follow(cli);
 	if (asks_help(cli, argv, argc))
 		return CLI_OK;
 	if (argc) {
@@ -316,6 +394,7 @@ int shell_run(struct cmd_ctx *ctx)
 		close(tty);
 		return cmd_error(ctx, EXIT_RUNTIME, "shell: cannot start libcli");
 	}
+	history_start(ctx);
 	bool have_termios = tcgetattr(tty, &saved) == 0;
 	if (have_termios) {
 		raw = saved;
@@ -345,5 +424,6 @@ int shell_run(struct cmd_ctx *ctx)
 		tcsetattr(tty, TCSANOW, &saved);
 	close(tty);
 	cli_done(cli);
+	history_end(ctx);
 	return 0;
 }

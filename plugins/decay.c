@@ -17,9 +17,10 @@
 #include <stdbool.h>
 
 #include <thermpress/backend.h>
+#include <thermpress/backend_params.h>
 
-#define DECAY_MIN_MS 1u
-#define DECAY_MAX_MS 10000u
+#define DECAY_MIN_MS ((uint32_t)TP_DECAY_MIN_MS)
+#define DECAY_MAX_MS ((uint32_t)TP_DECAY_MAX_MS)
 #define DECAY_DEFAULT_MS 250u
 #define NS_PER_MS 1000000ull
 

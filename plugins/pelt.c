@@ -8,13 +8,15 @@
 #include <stdalign.h>
 
 #include <thermpress/backend.h>
+#include <thermpress/backend_params.h>
 
 #define LOAD_AVG_PERIOD 32
 #define LOAD_AVG_MAX 47742
 #define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
 #define PELT_MAX_SHIFT 10
-#define PELT_MIN_MS 1u
-#define PELT_MAX_MS (32u << PELT_MAX_SHIFT)
+#define PELT_MIN_MS ((uint32_t)TP_PELT_MIN_MS)
+#define PELT_MAX_MS ((uint32_t)TP_PELT_MAX_MS)
+_Static_assert(TP_PELT_MAX_MS == 32 << PELT_MAX_SHIFT, "the largest half-life is 32 << PELT_MAX_SHIFT");
 
 /* floor((2^32 - 1) * y^n), y^32 = 0.5: the kernel's runnable_avg_yN_inv. */
 static const uint32_t yN_inv[LOAD_AVG_PERIOD] = {

@@ -37,4 +37,17 @@ if [ "$n" -ge 19 ]; then pass "$n commands checked"; else fail "only $n commands
 run "$TP" --sim cap set
 assert_eq "$err" "thermpress: cap set: missing CPULIST (usage: $(grep '^cap set:' "$tmp/commands" | sed 's/^cap set: /cap set /'))" "usage error quotes the synopsis"
 
+# One range for each backend's decay parameter: the RANGE column of show backends and the
+# words of help decay set come from one definition (issue 28: pelt's half-life once read
+# 1-32768 ms in one and 32 to 32768 in the other).
+run "$TP" --sim show backends
+backends=$out
+run "$TP" help decay set
+decay_help=$(tr '\n' ' ' <<<"$out" | tr -s ' ')
+for be in pelt decay; do
+	range=$(grep "^$be " <<<"$backends" | grep -oE '[0-9]+-[0-9]+ ms' || true)
+	assert_match "$range" '^[0-9]+-[0-9]+ ms$' "show backends: $be has a range ($range)"
+	assert_contains "$decay_help" "$be takes $range" "help decay set gives $be the range of show backends ($range)"
+done
+
 finish

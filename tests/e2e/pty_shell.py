@@ -16,10 +16,13 @@ the output up to the next prompt is printed as
 
 and at the end `exit N` with the shell's exit status.
 """
+import atexit
 import os
 import pty
 import select
+import shutil
 import sys
+import tempfile
 import time
 
 PROMPT = b"thermpress> "
@@ -46,9 +49,14 @@ def read_until(fd, pattern, timeout=10.0):
 
 def main():
     exe, args = sys.argv[1], sys.argv[2:]
+    # each session starts without history of its own (the shell keeps it under
+    # XDG_STATE_HOME); the directory goes away with the session
+    state = tempfile.mkdtemp(prefix="pty-shell-state.")
     pid, fd = pty.fork()
     if pid == 0:
+        os.environ["XDG_STATE_HOME"] = state
         os.execv(exe, [exe] + args + ["shell"])
+    atexit.register(shutil.rmtree, state, True)
     banner, ok = read_until(fd, PROMPT)
     if not ok:
         sys.stdout.write(banner.decode(errors="replace"))
