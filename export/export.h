@@ -52,18 +52,24 @@ void export_buf_free(struct export_buf *b);
  */
 void export_label_value(struct export_buf *b, const char *s);
 
-struct tp_stock_info;
-
 /* What one scrape found: the snapshot, or why there is none. */
 struct export_scrape {
 	bool up;
 	const char *error;			/* when !up: the reason, one sentence */
 	const char *source_kind;		/* "patched", "sim", "stock", or NULL */
 	const char *source_description;		/* tp_source_describe(), or NULL */
+	bool simulated;				/* the simulator (tp_source_info), served or not */
 	const struct tp_snapshot *snap;		/* when up */
-	const struct tp_stock_info *stock;	/* NULL: not a stock source */
+	const struct tp_thermal *thermal;	/* tp_thermal_read(); NULL: the source has none */
 	double duration_s;			/* the scrape's time so far (reading the source) */
 };
+
+/*
+ * Who computed a CPU's averaged pressure, the origin label: "thermpress" (its own
+ * estimate, avg_estimated: the source does not report it), "simulator" (the
+ * simulator, in process or served), "kernel" (read from the kernel).
+ */
+const char *export_avg_origin(const struct tp_cpu *c, bool simulated);
 
 /* Append every metric of sc to b, ending with "# EOF" in OpenMetrics. */
 void export_render(struct export_buf *b, const struct export_scrape *sc, enum export_format fmt);

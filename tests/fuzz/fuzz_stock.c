@@ -539,7 +539,7 @@ static void check_config(const char *text, bool gz)
 static void check_zone(const char *text)
 {
 	struct stock *s = stock_on_root();
-	struct tp_stock_zone *zones = NULL;
+	struct tp_thermal_zone *zones = NULL;
 	char *read = as_read(text, 64);
 	int64_t want = TP_NONE;
 	size_t n = 0;

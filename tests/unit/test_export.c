@@ -86,7 +86,7 @@ static void test_cpu_metrics(void **state)
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
 		       "origin=\"kernel\"} 1");
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
-		       "origin=\"estimated\"} 1");
+		       "origin=\"thermpress\"} 1");
 	assert_line(t, "# TYPE thermpress_cpu_capacity gauge");
 	assert_line(t, "# TYPE thermpress_source_info gauge");
 	assert_line(t, "thermpress_scrape_duration_seconds 0.000250000");
@@ -166,14 +166,14 @@ static void test_openmetrics(void **state)
 static void test_stock_zones(void **state)
 {
 	struct tp_snapshot snap = snapshot();
-	struct tp_stock_zone zone = { .id = 3, .type = "cpu\"thermal", .temp_mc = -1500,
+	struct tp_thermal_zone zone = { .id = 3, .type = "cpu\"thermal", .temp_mc = -1500,
 		.nr_trips = 2, .trips = { { "passive", 70000, 2000 }, { "critical", 115500, TP_NONE } } };
-	struct tp_stock_cooling cool[2] = {
+	struct tp_thermal_cooling cool[2] = {
 		{ .id = 0, .type = "cpufreq-cpu0", .cur_state = 2, .max_state = 7 },
 		{ .id = 1, .type = "fan", .cur_state = TP_NONE, .max_state = 3 },
 	};
-	struct tp_stock_info st = { .nr_zones = 1, .zones = &zone, .nr_cooling = 2, .cooling = cool };
-	struct export_scrape sc = { .up = true, .source_kind = "stock", .snap = &snap, .stock = &st };
+	struct tp_thermal st = { .nr_zones = 1, .zones = &zone, .nr_cooling = 2, .cooling = cool };
+	struct export_scrape sc = { .up = true, .source_kind = "stock", .snap = &snap, .thermal = &st };
 	const char *t = render(&sc, EXPORT_TEXT_004);
 
 	assert_line(t, "thermpress_thermal_zone_temperature_celsius{zone=\"3\",type=\"cpu\\\"thermal\"} -1.5");

@@ -322,10 +322,13 @@ static void test_thermal(void **state)
 	/* 20 s at full load: big has been capped, its temperature near the trip */
 	assert_true(th.zones[1].temp_mc > 60000 && th.zones[1].temp_mc < 80000);
 	assert_int_equal(th.nr_cooling, 1);
+	assert_int_equal(th.zones[1].id, 1);
 	assert_string_equal(th.cooling[0].type, "cpufreq-cpu4");
 	assert_int_equal(th.cooling[0].domain, 4);
 	assert_int_equal(th.cooling[0].max_state, 4);
 	assert_true(th.cooling[0].cur_state >= 1 && th.cooling[0].cur_state <= 4);
+	assert_true(th.cooling[0].cap_khz > 0);
+	tp_thermal_release(&th);
 	tp_source_close(src);
 
 	root = copy_fixture("arm64-biglittle-6.1");
@@ -337,11 +340,15 @@ static void test_thermal(void **state)
 	assert_int_equal(th.zones[0].temp_mc, 71250);
 	assert_int_equal(th.zones[0].nr_trips, 3);
 	assert_string_equal(th.zones[0].trips[2].type, "critical");
-	assert_int_equal(th.nr_cooling, 2);
+	/* every cooling device, a fan too (it caps no domain) */
+	assert_int_equal(th.nr_cooling, 3);
 	assert_string_equal(th.cooling[1].type, "cpufreq-cpu4");
 	assert_int_equal(th.cooling[1].domain, 4);
 	assert_int_equal(th.cooling[1].cur_state, 2);
 	assert_int_equal(th.cooling[1].max_state, 7);
+	assert_int_equal(th.cooling[1].cap_khz, 1416000);
+	assert_int_equal(th.cooling[2].domain, TP_NONE);
+	tp_thermal_release(&th);
 	tp_source_close(src);
 	remove_tree(root);
 
