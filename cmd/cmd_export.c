@@ -17,9 +17,10 @@ _Static_assert(EXPORT_SCRAPE_DEADLINE_MS == 2000, "the help text says the deadli
 
 enum { OPT_LISTEN, OPT_INTERVAL, OPT_TEXTFILE };
 static const struct cmd_arg export_opts[] = {
-	[OPT_LISTEN] = { .name = "--listen", .kind = &kind_text, .value_name = "ADDR:PORT",
+	[OPT_LISTEN] = { .name = "--listen", .kind = &kind_text, .value_name = "[HOST]:PORT",
 			 .flags = ARG_REPEAT,
-			 .help = "where to serve HTTP (default 127.0.0.1:9465; port 0: a free one)" },
+			 .help = "where to serve HTTP (default 127.0.0.1:9465; :9465 every address, "
+				 "localhost:9465, [::1]:9465; port 0: a free one)" },
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
 			   .min = (int64_t)EXPORT_MIN_INTERVAL_NS, .flags = ARG_REPEAT,
 			   .help = "with --textfile: how often to write (default 15s)" },
@@ -50,7 +51,7 @@ static int export_config_from(struct cmd_ctx *ctx, const struct cmd_args *args,
 	if (cfg->textfile_dir && !cfg->textfile_dir[0])
 		return cmd_usage_error(ctx, "--textfile needs a directory");
 	rc = export_parse_listen(o[OPT_LISTEN].given ? o[OPT_LISTEN].text : EXPORT_DEFAULT_LISTEN,
-				 &cfg->listen, &cfg->listen_len, &err);
+				 &cfg->listen, &err);
 	if (rc < 0)
 		return cmd_usage_error(ctx, "%s", err.msg);
 	return 0;
