@@ -171,9 +171,11 @@ const struct cmd_entry cmd_export_entry = {
 	.opts = export_opts,
 	.summary = "serve the metrics to Prometheus (HTTP, or files for node_exporter)",
 	.help = "Serves every CPU's capacity, frequencies and thermal pressure, the backend and "
-		"decay period, and on a stock kernel the thermal zones and cooling devices, as "
-		"Prometheus metrics at http://ADDR:PORT/metrics (default 127.0.0.1:9465; port 0 "
-		"takes a free port, named on stderr), in the Prometheus text format 0.0.4, or "
+		"decay period, the thermal zones and cooling devices (a stock kernel's, the "
+		"simulator's), and thermpress_build_info, as Prometheus metrics at "
+		"http://HOST:PORT/metrics (default 127.0.0.1:9465; --listen takes what "
+		"node_exporter takes: :9465 for every address, localhost:9465, 127.0.0.1:9465, "
+		"[::1]:9465; port 0 takes a free port, named on stderr), in the Prometheus text format 0.0.4, or "
 		"OpenMetrics 1.0 when the scraper asks for it.  Read-only: / answers a page "
 		"linking /metrics, other paths 404, methods other than GET and HEAD 405.  Each "
 		"scrape reads the source; when it cannot (the interface went away), or the source "

@@ -2,11 +2,11 @@
 /*
  * export: thermpress's metrics for Prometheus (docs/export.md), behind `thermpress export`.
  *
- *	metrics.c	a snapshot (and a stock source's zones and cooling devices) written in
+ *	metrics.c	a snapshot (and the source's zones and cooling devices) written in
  *			the Prometheus text format 0.0.4 or OpenMetrics 1.0
  *	scrape.c	one scrape: the source opened on demand, reopened after it vanished,
  *			read by a worker thread within a deadline
- *	listen.c	the --listen ADDR:PORT, Accept header and request target parsers
+ *	listen.c	the --listen [HOST]:PORT, Accept header and request target parsers
  *	http.c		the HTTP server (libmicrohttpd)
  *	textfile.c	the --textfile mode for node_exporter's textfile collector
  *

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* What export parses: --listen ADDR:PORT, the HTTP Accept header and request target. */
+/* What export parses: --listen [HOST]:PORT, the HTTP Accept header and request target. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>

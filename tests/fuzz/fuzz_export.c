@@ -8,9 +8,9 @@
  *     address or a bracketed IPv6 one, with the port 0..65535 its text ends with; a host
  *     name is never a numeric address and holds only letters, digits, '-' and '.';
  *     writing it back and parsing that gives the same (text -> parse -> text -> parse
- *     equal), and ":PORT", a name and an IPv4 address are written back as given
- *     (inet_pton takes only the canonical dotted quad); a failure names the text and the
- *     valid forms.
+ *     equal), and the host of ":PORT", a name and an IPv4 address is written back as
+ *     given (inet_pton takes only the canonical dotted quad); a failure names the text
+ *     and the valid forms.
  *   1 export_accept_openmetrics: adding a media range with q=0 changes nothing; adding
  *     application/openmetrics-text with the default quality always gives OpenMetrics;
  *     adding text/plain;q=1 gives OpenMetrics only if some OpenMetrics range has q=1.
@@ -87,9 +87,11 @@ static void fuzz_listen(const char *text)
 	FUZZ_CHECK(a.kind != EXPORT_LISTEN_ADDRESS ||
 		   (a.addr_len == b.addr_len && !memcmp(&a.addr, &b.addr, a.addr_len)),
 		   "'%s' and '%s' differ", text, back);
-	/* a name, ':PORT' and an IPv4 address are written back as given */
+	/* a name, ':PORT' and an IPv4 address are written back as given (the port without
+	 * leading zeros, checked above) */
+	size_t hl = (size_t)(colon - text) + 1;
 	if (a.kind != EXPORT_LISTEN_ADDRESS || a.addr.ss_family == AF_INET)
-		FUZZ_CHECK(!strcmp(back, text), "'%s' written back as '%s'", text, back);
+		FUZZ_CHECK(!strncmp(back, text, hl), "'%s' written back as '%s'", text, back);
 }
 
 static void fuzz_accept(const char *text)
