@@ -360,6 +360,64 @@ static void test_thermal(void **state)
 	remove_patched(NULL);
 }
 
+/* Write TEXT to ROOT/sys/class/thermal/thermal_zone0/trip_point_T_NAME. */
+static void put_trip(const char *root, int t, const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone0/trip_point_%d_%s", root,
+		 t, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Every trip point up to TP_THERMAL_MAX_TRIPS, the same in every reader; more is said. */
+static void test_thermal_trips(void **state)
+{
+	struct tp_thermal th;
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	struct tp_source *src;
+	char *root = copy_fixture("arm64-biglittle-6.1"), temp[32];
+	bool noted = false;
+
+	(void)state;
+	assert_non_null(root);
+	for (int t = 3; t < 10; t++) {	/* 10 trip points: top once showed 8 */
+		snprintf(temp, sizeof(temp), "%d\n", 50000 + t * 1000);
+		put_trip(root, t, "type", "active\n");
+		put_trip(root, t, "temp", temp);
+	}
+	assert_int_equal(open_stock(root, TP_SOURCE_STOCK, &src, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.zones[0].nr_trips, 10);
+	assert_int_equal(th.zones[0].trips[9].temp_mc, 59000);
+	assert_false(th.zones[0].trips_left_out);
+	tp_thermal_release(&th);
+	tp_source_close(src);
+	for (int t = 10; t <= TP_THERMAL_MAX_TRIPS; t++) {	/* one more than is read */
+		snprintf(temp, sizeof(temp), "%d\n", 50000 + t * 1000);
+		put_trip(root, t, "type", "active\n");
+		put_trip(root, t, "temp", temp);
+	}
+	assert_int_equal(open_stock(root, TP_SOURCE_STOCK, &src, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.zones[0].nr_trips, TP_THERMAL_MAX_TRIPS);
+	assert_true(th.zones[0].trips_left_out);
+	assert_false(th.zones[1].trips_left_out);
+	tp_thermal_release(&th);
+	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+	for (size_t i = 0; i < info.nr_notes; i++)
+		noted |= strstr(info.notes[i], "thermal_zone0 has more than 16 trip points") != NULL;
+	assert_true(noted);
+	tp_stock_info_release(&info);
+	tp_source_close(src);
+	remove_tree(root);
+}
+
 static void test_optional_ops(void **state)
 {
 	struct tp_stock_info info;
@@ -459,6 +517,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trace_detect),
 		cmocka_unit_test(test_optional_ops),
 		cmocka_unit_test(test_thermal),
+		cmocka_unit_test(test_thermal_trips),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_snapshot_init),
 	};
