@@ -276,7 +276,7 @@ run "$TP" --root "$mnt" export --interval 1s
 assert_rc 2 "--interval without --textfile"
 run "$TP" --root "$mnt" export --textfile "$tmp" --interval 10ms
 assert_rc 2 "--interval too short"
-assert_eq "$err" "thermpress: export: interval '10ms' is too short (at least 100ms) (usage: export [--listen ADDR:PORT] [--interval DURATION] [--textfile DIR])" "short interval message"
+assert_eq "$err" "thermpress: export: interval '10ms' is too short (at least 100ms) (usage: export [--listen [HOST]:PORT] [--interval DURATION] [--textfile DIR])" "short interval message"
 run "$TP" --root "$mnt" export --textfile "$tmp" --listen 127.0.0.1:0
 assert_rc 2 "--listen with --textfile"
 run "$TP" --root "$mnt" export --bogus
