@@ -89,6 +89,22 @@ static void test_cpu_metrics(void **state)
 		       "origin=\"thermpress\"} 1");
 	assert_line(t, "# TYPE thermpress_cpu_capacity gauge");
 	assert_line(t, "# TYPE thermpress_source_info gauge");
+	/* the build, as Prometheus's own *_build_info: a gauge of value 1 */
+	char build[128];
+	snprintf(build, sizeof(build), "thermpress_build_info{version=\"%s\",abi_version=\"%d\"} 1",
+		 tp_version()->version, TP_ABI_VERSION);
+	assert_line(t, build);
+	assert_line(t, "# TYPE thermpress_build_info gauge");
+	/* the same CPUs from the simulator: its average is the simulator's, never the kernel's */
+	sc.simulated = true;
+	t = render(&sc, EXPORT_TEXT_004);
+	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
+		       "origin=\"simulator\"} 1");
+	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
+		       "origin=\"thermpress\"} 1");
+	assert_no(t, "origin=\"kernel\"");
+	sc.simulated = false;
+	t = render(&sc, EXPORT_TEXT_004);
 	assert_line(t, "thermpress_scrape_duration_seconds 0.000250000");
 	assert_no(t, "thermpress_last_error_info{");
 	assert_no(t, "# EOF");
