@@ -17,9 +17,10 @@ _Static_assert(EXPORT_SCRAPE_DEADLINE_MS == 2000, "the help text says the deadli
 
 enum { OPT_LISTEN, OPT_INTERVAL, OPT_TEXTFILE };
 static const struct cmd_arg export_opts[] = {
-	[OPT_LISTEN] = { .name = "--listen", .kind = &kind_text, .value_name = "ADDR:PORT",
+	[OPT_LISTEN] = { .name = "--listen", .kind = &kind_text, .value_name = "[HOST]:PORT",
 			 .flags = ARG_REPEAT,
-			 .help = "where to serve HTTP (default 127.0.0.1:9465; port 0: a free one)" },
+			 .help = "where to serve HTTP (default 127.0.0.1:9465; :9465 every address, "
+				 "localhost:9465, [::1]:9465; port 0: a free one)" },
 	[OPT_INTERVAL] = { .name = "--interval", .kind = &kind_duration, .value_name = "DURATION",
 			   .min = (int64_t)EXPORT_MIN_INTERVAL_NS, .flags = ARG_REPEAT,
 			   .help = "with --textfile: how often to write (default 15s)" },
@@ -50,7 +51,7 @@ static int export_config_from(struct cmd_ctx *ctx, const struct cmd_args *args,
 	if (cfg->textfile_dir && !cfg->textfile_dir[0])
 		return cmd_usage_error(ctx, "--textfile needs a directory");
 	rc = export_parse_listen(o[OPT_LISTEN].given ? o[OPT_LISTEN].text : EXPORT_DEFAULT_LISTEN,
-				 &cfg->listen, &cfg->listen_len, &err);
+				 &cfg->listen, &err);
 	if (rc < 0)
 		return cmd_usage_error(ctx, "%s", err.msg);
 	return 0;
@@ -170,9 +171,11 @@ const struct cmd_entry cmd_export_entry = {
 	.opts = export_opts,
 	.summary = "serve the metrics to Prometheus (HTTP, or files for node_exporter)",
 	.help = "Serves every CPU's capacity, frequencies and thermal pressure, the backend and "
-		"decay period, and on a stock kernel the thermal zones and cooling devices, as "
-		"Prometheus metrics at http://ADDR:PORT/metrics (default 127.0.0.1:9465; port 0 "
-		"takes a free port, named on stderr), in the Prometheus text format 0.0.4, or "
+		"decay period, the thermal zones and cooling devices (a stock kernel's, the "
+		"simulator's), and thermpress_build_info, as Prometheus metrics at "
+		"http://HOST:PORT/metrics (default 127.0.0.1:9465; --listen takes what "
+		"node_exporter takes: :9465 for every address, localhost:9465, 127.0.0.1:9465, "
+		"[::1]:9465; port 0 takes a free port, named on stderr), in the Prometheus text format 0.0.4, or "
 		"OpenMetrics 1.0 when the scraper asks for it.  Read-only: / answers a page "
 		"linking /metrics, other paths 404, methods other than GET and HEAD 405.  Each "
 		"scrape reads the source; when it cannot (the interface went away), or the source "

@@ -121,7 +121,6 @@ static void print_cap_method(struct cmd_ctx *ctx, const struct tp_stock_info *in
 		out_printf(ctx, "cap method:        %s (no cap in force)\n", next);
 }
 
-/* The stock-kernel part of show status. */
 /*
  * The pending line of show status.  Damaged records were left out of nr: say how many,
  * and that the caps they held are unknown, never "none" (docs/state.md).
@@ -143,10 +142,47 @@ static void print_pending(struct cmd_ctx *ctx, size_t nr)
 		out_printf(ctx, "pending:           %s\n", damaged[0] ? damaged : "none");
 }
 
-static int print_stock_status(struct cmd_ctx *ctx)
+/* One line per zone and per cpufreq cooling device (tp_thermal_read), as show status has them. */
+static void print_thermal(struct cmd_ctx *ctx, const struct tp_thermal *th)
+{
+	char t[32], buf[64], cur[24], max[24];
+	size_t ncool = 0;
+
+	if (!th->nr_zones)
+		out_printf(ctx, "thermal zones:     none\n");
+	for (size_t i = 0; i < th->nr_zones; i++) {
+		const struct tp_thermal_zone *z = &th->zones[i];
+		out_printf(ctx, "thermal zone:      thermal_zone%d %s %s, trips:", z->id,
+			   z->type[0] ? z->type : FMT_NONE, fmt_temp(t, sizeof(t), z->temp_mc));
+		if (!z->nr_trips)
+			out_printf(ctx, " none");
+		for (size_t j = 0; j < z->nr_trips; j++)
+			out_printf(ctx, "%s %s %s", j ? "," : "",
+				   z->trips[j].type[0] ? z->trips[j].type : FMT_NONE,
+				   fmt_temp(t, sizeof(t), z->trips[j].temp_mc));
+		if (z->trips_left_out)
+			out_printf(ctx, ", and more not read (at most %d)", TP_THERMAL_MAX_TRIPS);
+		out_printf(ctx, "\n");
+	}
+	for (size_t i = 0; i < th->nr_cooling; i++) {
+		const struct tp_thermal_cooling *c = &th->cooling[i];
+		if (c->domain == TP_NONE)
+			continue;
+		ncool++;
+		out_printf(ctx, "cooling device:    cooling_device%d %s (policy%d) state %s/%s -> cap %s MHz\n",
+			   c->id, c->type[0] ? c->type : FMT_NONE, c->domain,
+			   fmt_value(cur, sizeof(cur), c->cur_state),
+			   fmt_value(max, sizeof(max), c->max_state),
+			   fmt_mhz(buf, sizeof(buf), c->cap_khz));
+	}
+	if (!ncool)
+		out_printf(ctx, "cooling device:    none (no cpufreq cooling device)\n");
+}
+
+/* The stock-kernel part of show status, th (the zones) in it. */
+static int print_stock_status(struct cmd_ctx *ctx, const struct tp_thermal *th)
 {
 	struct tp_stock_info info;
-	char t[32], buf[64];
 	bool have;
 	int rc = stock_describe(ctx, &info, &have);
 
@@ -167,36 +203,7 @@ static int print_stock_status(struct cmd_ctx *ctx)
 		out_printf(ctx, "decay shift:       %d (%s)\n", info.decay_shift,
 			   info.decay_shift_from_cmdline ?
 			   "sched_thermal_decay_shift= on /proc/cmdline" : "default, not on /proc/cmdline");
-	if (!info.nr_zones)
-		out_printf(ctx, "thermal zones:     none\n");
-	for (size_t i = 0; i < info.nr_zones; i++) {
-		const struct tp_stock_zone *z = &info.zones[i];
-		out_printf(ctx, "thermal zone:      thermal_zone%d %s %s, trips:", z->id,
-			   z->type[0] ? z->type : FMT_NONE, fmt_temp(t, sizeof(t), z->temp_mc));
-		if (!z->nr_trips)
-			out_printf(ctx, " none");
-		for (size_t j = 0; j < z->nr_trips; j++) {
-			out_printf(ctx, "%s %s %s", j ? "," : "",
-				   z->trips[j].type[0] ? z->trips[j].type : FMT_NONE,
-				   fmt_temp(t, sizeof(t), z->trips[j].temp_mc));
-		}
-		out_printf(ctx, "\n");
-	}
-	size_t ncool = 0;
-	for (size_t i = 0; i < info.nr_cooling; i++) {
-		const struct tp_stock_cooling *c = &info.cooling[i];
-		char cur[24], max[24];
-		if (c->domain == TP_NONE)
-			continue;
-		ncool++;
-		out_printf(ctx, "cooling device:    cooling_device%d %s (policy%d) state %s/%s -> cap %s MHz\n",
-			   c->id, c->type[0] ? c->type : FMT_NONE, c->domain,
-			   fmt_value(cur, sizeof(cur), c->cur_state),
-			   fmt_value(max, sizeof(max), c->max_state),
-			   fmt_mhz(buf, sizeof(buf), c->cap_khz));
-	}
-	if (!ncool)
-		out_printf(ctx, "cooling device:    none (no cpufreq cooling device)\n");
+	print_thermal(ctx, th);
 	out_printf(ctx, "tracefs:           thermal_pressure_update %s, hw_pressure_update %s%s%s\n",
 		   trace_word(info.trace_thermal_pressure), trace_word(info.trace_hw_pressure),
 		   info.tracefs[0] ? " in " : " (tracefs not readable)", info.tracefs);
@@ -288,6 +295,28 @@ static int exec_show_backends(struct cmd_ctx *ctx, const struct cmd_args *args)
 	return 0;
 }
 
+/*
+ * The zones and cooling devices, for every source that has some: inside the stock
+ * kernel's part, else after the rest.  0, or an exit status (reported).
+ */
+static int print_status_thermal(struct cmd_ctx *ctx)
+{
+	struct tp_thermal th;
+	struct tp_error err = { 0 };
+	int rc = tp_thermal_read(ctx->src, &th, &err);
+
+	if (rc < 0 && rc != -ENOTSUP) {
+		tp_thermal_release(&th);
+		return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
+	}
+	if (tp_source_kind(ctx->src) == TP_SOURCE_STOCK)
+		rc = print_stock_status(ctx, &th);
+	else if (rc == 0 && (th.nr_zones || th.nr_cooling))
+		print_thermal(ctx, &th);
+	tp_thermal_release(&th);
+	return rc < 0 ? 0 : rc;
+}
+
 static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 {
 	struct tp_snapshot snap = TP_SNAPSHOT_INIT;
@@ -328,7 +357,7 @@ static int exec_show_status(struct cmd_ctx *ctx, const struct cmd_args *args)
 		out_printf(ctx, "plugin warnings:   none\n");
 	for (size_t i = 0; i < nw; i++)
 		out_printf(ctx, "plugin warning:    %s\n", tp_plugins_warning(set, i));
-	rc = print_stock_status(ctx);
+	rc = print_status_thermal(ctx);
 out:
 	tp_snapshot_release(&snap);
 	return rc;

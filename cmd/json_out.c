@@ -184,11 +184,59 @@ static struct json_object *jtrace(int v)
 	return jbool3(v);
 }
 
-static struct json_object *json_stock(const struct tp_stock_info *info)
+/* tp_thermal_read's zones: the same objects in thermal_zones and stock.thermal_zones. */
+static struct json_object *json_zones(const struct tp_thermal *th)
+{
+	struct json_object *zones = json_object_new_array();
+
+	for (size_t i = 0; i < th->nr_zones; i++) {
+		const struct tp_thermal_zone *z = &th->zones[i];
+		struct json_object *j = json_object_new_object();
+		struct json_object *trips = json_object_new_array();
+		add(j, "id", json_object_new_int(z->id));
+		add(j, "type", jstr(z->type));
+		add(j, "temp_mc", z->temp_mc == TP_NONE ? NULL : json_object_new_int64(z->temp_mc));
+		for (size_t k = 0; k < z->nr_trips; k++) {
+			struct json_object *t = json_object_new_object();
+			add(t, "type", jstr(z->trips[k].type));
+			add(t, "temp_mc", z->trips[k].temp_mc == TP_NONE ? NULL :
+			    json_object_new_int64(z->trips[k].temp_mc));
+			add(t, "hyst_mc", z->trips[k].hyst_mc == TP_NONE ? NULL :
+			    json_object_new_int64(z->trips[k].hyst_mc));
+			json_object_array_add(trips, t);
+		}
+		add(j, "trips", trips);
+		add(j, "trips_left_out", json_object_new_boolean(z->trips_left_out));
+		json_object_array_add(zones, j);
+	}
+	return zones;
+}
+
+/* Its cooling devices; cpufreq_only: those that cap a domain (stock.cooling_devices). */
+static struct json_object *json_cooling(const struct tp_thermal *th, bool cpufreq_only)
+{
+	struct json_object *cooling = json_object_new_array();
+
+	for (size_t i = 0; i < th->nr_cooling; i++) {
+		const struct tp_thermal_cooling *c = &th->cooling[i];
+		struct json_object *j;
+		if (cpufreq_only && c->domain == TP_NONE)
+			continue;
+		j = json_object_new_object();
+		add(j, "id", json_object_new_int(c->id));
+		add(j, "type", jstr(c->type));
+		add(j, "domain_id", c->domain == TP_NONE ? NULL : json_object_new_int(c->domain));
+		add(j, "cur_state", jint(c->cur_state));
+		add(j, "max_state", jint(c->max_state));
+		add(j, "cap_khz", jint(c->cap_khz));
+		json_object_array_add(cooling, j);
+	}
+	return cooling;
+}
+
+static struct json_object *json_stock(const struct tp_stock_info *info, const struct tp_thermal *th)
 {
 	struct json_object *o = json_object_new_object();
-	struct json_object *zones = json_object_new_array();
-	struct json_object *cooling = json_object_new_array();
 	struct json_object *notes = json_object_new_array();
 	struct json_object *trace = json_object_new_object();
 
@@ -207,41 +255,13 @@ static struct json_object *json_stock(const struct tp_stock_info *info)
 	add(o, "has_cpufreq", json_object_new_boolean(info->has_cpufreq));
 	add(o, "has_cpu_capacity", json_object_new_boolean(info->has_cpu_capacity));
 	add(o, "uses_libcpupower", json_object_new_boolean(info->uses_libcpupower));
-	for (size_t i = 0; i < info->nr_zones; i++) {
-		const struct tp_stock_zone *z = &info->zones[i];
-		struct json_object *j = json_object_new_object();
-		struct json_object *trips = json_object_new_array();
-		add(j, "id", json_object_new_int(z->id));
-		add(j, "type", jstr(z->type));
-		add(j, "temp_mc", z->temp_mc == TP_NONE ? NULL : json_object_new_int64(z->temp_mc));
-		for (size_t k = 0; k < z->nr_trips; k++) {
-			struct json_object *t = json_object_new_object();
-			add(t, "type", jstr(z->trips[k].type));
-			add(t, "temp_mc", z->trips[k].temp_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].temp_mc));
-			add(t, "hyst_mc", z->trips[k].hyst_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].hyst_mc));
-			json_object_array_add(trips, t);
-		}
-		add(j, "trips", trips);
-		json_object_array_add(zones, j);
+	if (th) {
+		add(o, "thermal_zones", json_zones(th));
+		add(o, "cooling_devices", json_cooling(th, true));
+	} else {
+		add(o, "thermal_zones", json_object_new_array());
+		add(o, "cooling_devices", json_object_new_array());
 	}
-	add(o, "thermal_zones", zones);
-	for (size_t i = 0; i < info->nr_cooling; i++) {
-		const struct tp_stock_cooling *c = &info->cooling[i];
-		struct json_object *j;
-		if (c->domain == TP_NONE)
-			continue;
-		j = json_object_new_object();
-		add(j, "id", json_object_new_int(c->id));
-		add(j, "type", jstr(c->type));
-		add(j, "domain_id", json_object_new_int(c->domain));
-		add(j, "cur_state", jint(c->cur_state));
-		add(j, "max_state", jint(c->max_state));
-		add(j, "cap_khz", jint(c->cap_khz));
-		json_object_array_add(cooling, j);
-	}
-	add(o, "cooling_devices", cooling);
 	add(trace, "thermal_pressure_update", jtrace(info->trace_thermal_pressure));
 	add(trace, "hw_pressure_update", jtrace(info->trace_hw_pressure));
 	add(trace, "events_dir", jstr(info->tracefs));
@@ -259,26 +279,39 @@ static struct json_object *json_stock(const struct tp_stock_info *info)
 	return o;
 }
 
+/*
+ * The source's thermal zones and cooling devices (tp_thermal_read, for every source
+ * that has some) and a stock kernel's description, added to obj, which is printed.
+ */
 int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 {
 	struct tp_stock_info info;
+	struct tp_thermal th;
 	struct tp_error err = { 0 };
-	int rc;
+	int rc = tp_thermal_read(ctx->src, &th, &err);
+	bool have_th = rc == 0;
 
+	if (rc < 0 && rc != -ENOTSUP)
+		goto fail;
+	if (have_th && (th.nr_zones || th.nr_cooling)) {
+		add(obj, "thermal_zones", json_zones(&th));
+		add(obj, "cooling_devices", json_cooling(&th, false));
+	}
 	/* a stock kernel's description; other sources have none (-ENOTSUP) */
 	rc = tp_stock_describe(ctx->src, &info, &err);
 	if (rc != -ENOTSUP) {
-		if (rc < 0) {
-			tp_stock_info_release(&info);
-			json_object_put(obj);
-			return cmd_error(ctx, EXIT_RUNTIME, "%s",
-					 err.msg[0] ? err.msg : strerror(-rc));
-		}
-		add(obj, "stock", json_stock(&info));
+		if (rc < 0)
+			goto fail;
+		add(obj, "stock", json_stock(&info, have_th ? &th : NULL));
 		tp_stock_info_release(&info);
 	}
+	tp_thermal_release(&th);
 	out_json(ctx, obj);
 	return 0;
+fail:
+	tp_thermal_release(&th);
+	json_object_put(obj);
+	return cmd_error(ctx, EXIT_RUNTIME, "%s", err.msg[0] ? err.msg : strerror(-rc));
 }
 
 /* json-c writes the bytes of a string as they are; every string is written by tp_text_json. */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "source.h"
 
@@ -68,6 +69,14 @@ void tp_snapshot_release(struct tp_snapshot *snap)
 	free(cpu_block_of(snap->cpus));
 	free(domain_block_of(snap->domains));
 	tp_snapshot_init(snap);
+}
+
+/* Here, not in source.c: the sources free what they read with it too. */
+void tp_thermal_release(struct tp_thermal *th)
+{
+	free(th->zones);
+	free(th->cooling);
+	memset(th, 0, sizeof(*th));
 }
 
 int tp_snapshot_find_cpu(const struct tp_snapshot *snap, int cpu)

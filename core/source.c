@@ -224,11 +224,16 @@ int tp_sim_advance(struct tp_source *src, uint64_t ns, struct tp_error *err)
 
 int tp_thermal_read(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
 {
+	int rc;
+
 	memset(out, 0, sizeof(*out));
 	if (!src->ops->thermal)
 		return tp_error_set(err, -ENOTSUP, "%s has no thermal zones to read",
 				    src->description);
-	return src->ops->thermal(src, out, err);
+	rc = src->ops->thermal(src, out, err);
+	if (rc < 0)
+		tp_thermal_release(out);
+	return rc;
 }
 
 /* The stock calls on a source without the stock operations. */

@@ -59,7 +59,11 @@ struct tp_source_ops {
 			      struct tp_error *err);
 	int (*stock_set_cap_method)(struct tp_source *src, enum tp_stock_cap_method method,
 				    struct tp_error *err);
-	/* Optional (NULL: -ENOTSUP): tp_thermal_read, out zeroed by the caller. */
+	/*
+	 * Optional (NULL: -ENOTSUP): tp_thermal_read, the one reader of zones and cooling
+	 * devices; out zeroed by the caller, its arrays malloc()ed (freed by the caller,
+	 * also on failure).
+	 */
 	int (*thermal)(struct tp_source *src, struct tp_thermal *out, struct tp_error *err);
 	/* Optional: the state file (state.h): record changes first, undo them, count them. */
 	int (*journal)(struct tp_source *src, struct tp_error *err);

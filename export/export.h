@@ -2,11 +2,11 @@
 /*
  * export: thermpress's metrics for Prometheus (docs/export.md), behind `thermpress export`.
  *
- *	metrics.c	a snapshot (and a stock source's zones and cooling devices) written in
+ *	metrics.c	a snapshot (and the source's zones and cooling devices) written in
  *			the Prometheus text format 0.0.4 or OpenMetrics 1.0
  *	scrape.c	one scrape: the source opened on demand, reopened after it vanished,
  *			read by a worker thread within a deadline
- *	listen.c	the --listen ADDR:PORT, Accept header and request target parsers
+ *	listen.c	the --listen [HOST]:PORT, Accept header and request target parsers
  *	http.c		the HTTP server (libmicrohttpd)
  *	textfile.c	the --textfile mode for node_exporter's textfile collector
  *
@@ -52,18 +52,24 @@ void export_buf_free(struct export_buf *b);
  */
 void export_label_value(struct export_buf *b, const char *s);
 
-struct tp_stock_info;
-
 /* What one scrape found: the snapshot, or why there is none. */
 struct export_scrape {
 	bool up;
 	const char *error;			/* when !up: the reason, one sentence */
 	const char *source_kind;		/* "patched", "sim", "stock", or NULL */
 	const char *source_description;		/* tp_source_describe(), or NULL */
+	bool simulated;				/* the simulator (tp_source_info), served or not */
 	const struct tp_snapshot *snap;		/* when up */
-	const struct tp_stock_info *stock;	/* NULL: not a stock source */
+	const struct tp_thermal *thermal;	/* tp_thermal_read(); NULL: the source has none */
 	double duration_s;			/* the scrape's time so far (reading the source) */
 };
+
+/*
+ * Who computed a CPU's averaged pressure, the origin label: "thermpress" (its own
+ * estimate, avg_estimated: the source does not report it), "simulator" (the
+ * simulator, in process or served), "kernel" (read from the kernel).
+ */
+const char *export_avg_origin(const struct tp_cpu *c, bool simulated);
 
 /* Append every metric of sc to b, ending with "# EOF" in OpenMetrics. */
 void export_render(struct export_buf *b, const struct export_scrape *sc, enum export_format fmt);
@@ -71,14 +77,32 @@ void export_render(struct export_buf *b, const struct export_scrape *sc, enum ex
 /* ---- listen.c: parsers ---------------------------------------------------- */
 
 #define EXPORT_DEFAULT_LISTEN "127.0.0.1:9465"
+#define EXPORT_LISTEN_HOST_MAX 253	/* a host name's longest (RFC 1123) */
+
+/* --listen, as node_exporter's --web.listen-address takes it (Go's net.Listen). */
+struct export_listen {
+	enum {
+		EXPORT_LISTEN_ANY,	/* ":9465": every address, IPv6 and IPv4 (or IPv4 alone) */
+		EXPORT_LISTEN_ADDRESS,	/* "127.0.0.1:9465", "[::1]:9465": addr */
+		EXPORT_LISTEN_NAME,	/* "localhost:9465": host, resolved when listening */
+	} kind;
+	char host[EXPORT_LISTEN_HOST_MAX + 1];	/* as given, without brackets; "" for ANY */
+	uint16_t port;				/* 0: any free port */
+	struct sockaddr_storage addr;		/* ADDRESS */
+	socklen_t addr_len;
+};
 
 /*
- * "127.0.0.1:9465", "[::1]:9465", "0.0.0.0:0" (port 0: any free port): a numeric IPv4
- * address, or an IPv6 one in brackets, then a decimal port 0..65535.  No host names:
- * nothing to resolve.
+ * ":PORT" (every address), "HOST:PORT" with a host name (RFC 1123: letters, digits,
+ * hyphens, dots; its last label not all digits) or a numeric IPv4 address, "[IPv6]:PORT";
+ * a decimal port 0..65535 (0: any free port).  Nothing is resolved here.  -EINVAL with
+ * one sentence naming the text and the valid forms.
  */
-int export_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
-			struct tp_error *err);
+int export_parse_listen(const char *text, struct export_listen *l, struct tp_error *err);
+/* Whether host[0..n) is a host name as export_parse_listen takes one. */
+bool export_listen_host_name(const char *host, size_t n);
+/* l back as text, which export_parse_listen gives l again; snprintf-style return. */
+size_t export_listen_text(const struct export_listen *l, char *buf, size_t len);
 /* The address back in the same form ("[::1]:9465"); snprintf-style return. */
 size_t export_format_listen(const struct sockaddr *addr, char *buf, size_t len);
 
@@ -141,8 +165,7 @@ void export_source_watch(struct export_source *es, const volatile sig_atomic_t *
 /* ---- the command ------------------------------------------------------------ */
 
 struct export_config {
-	struct sockaddr_storage listen;	/* HTTP mode */
-	socklen_t listen_len;
+	struct export_listen listen;	/* HTTP mode */
 	const char *textfile_dir;	/* NULL: HTTP mode */
 	uint64_t interval_ns;		/* textfile mode: how often the file is written */
 };

@@ -16,6 +16,8 @@
  * exactly "/" or "/metrics" is found: "/metrics%00.html" is 404.
  */
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,25 +121,80 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 					       : EXPORT_CONTENT_TYPE_TEXT);
 }
 
+/* A socket bound to sa and listening, or -errno. */
+static int bind_listen(const struct sockaddr *sa, socklen_t len, bool dual_stack)
+{
+	int one = 1, zero = 0;
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	/* ":PORT" on [::] takes IPv4 too, whatever net.ipv6.bindv6only says, as Go does */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    (dual_stack && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) < 0) ||
+	    bind(fd, sa, len) < 0 || listen(fd, 128) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* A host name's address to listen on: its first IPv4 one, else its first (as Go's
+ * net.Listen takes one address of a name). */
+static int resolve(const struct export_listen *l, struct sockaddr_storage *ss, socklen_t *len,
+		   struct tp_error *err)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res, *pick;
+	char port[8];
+	int rc;
+
+	snprintf(port, sizeof(port), "%u", l->port);
+	rc = getaddrinfo(l->host, port, &hints, &res);
+	if (rc != 0)
+		return tp_error_set(err, -EADDRNOTAVAIL, "cannot listen on %s:%u: the host name does "
+				    "not resolve (%s)", l->host, l->port, gai_strerror(rc));
+	pick = res;
+	for (struct addrinfo *a = res; a; a = a->ai_next)
+		if (a->ai_family == AF_INET) {
+			pick = a;
+			break;
+		}
+	memcpy(ss, pick->ai_addr, pick->ai_addrlen);
+	*len = pick->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
 /* A listening socket on cfg's address, named in where (port 0: the one chosen); -errno. */
 static int listen_on(const struct export_config *cfg, char *where, size_t wlen,
 		     struct tp_error *err)
 {
-	const struct sockaddr *sa = (const struct sockaddr *)&cfg->listen;
-	struct sockaddr_storage bound;
-	socklen_t blen = sizeof(bound);
-	int one = 1;
-	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	const struct export_listen *l = &cfg->listen;
+	struct sockaddr_storage ss = l->addr, bound;
+	socklen_t len = l->addr_len, blen = sizeof(bound);
+	int fd;
 
-	export_format_listen(sa, where, wlen);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, sa, cfg->listen_len) < 0 || listen(fd, 128) < 0) {
-		int e = errno;
+	export_listen_text(l, where, wlen);
+	if (l->kind == EXPORT_LISTEN_NAME && resolve(l, &ss, &len, err) < 0)
+		return err->code;
+	if (l->kind == EXPORT_LISTEN_ANY) {
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(l->port),
+					   .sin6_addr = IN6ADDR_ANY_INIT };
+		struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(l->port),
+					  .sin_addr.s_addr = htonl(INADDR_ANY) };
 
-		if (fd >= 0)
-			close(fd);
-		return tp_error_set(err, -e, "cannot listen on %s: %s", where, strerror(e));
+		fd = bind_listen((struct sockaddr *)&a6, sizeof(a6), true);
+		/* no IPv6 on this machine: every IPv4 address */
+		if (fd == -EAFNOSUPPORT || fd == -EADDRNOTAVAIL)
+			fd = bind_listen((struct sockaddr *)&a4, sizeof(a4), false);
+	} else {
+		fd = bind_listen((struct sockaddr *)&ss, len, false);
 	}
+	if (fd < 0)
+		return tp_error_set(err, fd, "cannot listen on %s: %s", where, strerror(-fd));
 	/* port 0 chose a free one: say which */
 	if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
 		export_format_listen((struct sockaddr *)&bound, where, wlen);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* What export parses: --listen ADDR:PORT, the HTTP Accept header and request target. */
+/* What export parses: --listen [HOST]:PORT, the HTTP Accept header and request target. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -11,80 +11,141 @@
 
 #include "export.h"
 
-#define LISTEN_VALID "expected ADDR:PORT: a numeric IPv4 address or an IPv6 one in brackets, " \
-	"and a port 0..65535, as 127.0.0.1:9465 or [::1]:9465"
+#define LISTEN_VALID "expected [HOST]:PORT: :PORT for every address, a host name, an IPv4 " \
+	"address or [IPv6], and a port 0..65535, as :9465, localhost:9465, 127.0.0.1:9465 or " \
+	"[::1]:9465"
 
 /* The text as given, safe for a terminal and short enough to leave room for the valid form. */
 static int bad_listen(const char *text, struct tp_error *err)
 {
-	char shown[64];
+	char shown[40];
 	size_t n = tp_text_terminal(shown, sizeof(shown), text, strlen(text), 0);
 
+	_Static_assert(sizeof("invalid listen address '...' ()") + sizeof(shown) +
+		       sizeof(LISTEN_VALID) <= sizeof(err->msg), "the valid forms always fit");
 	return tp_error_set(err, -EINVAL, "invalid listen address '%s%s' (" LISTEN_VALID ")",
 			    shown, n >= sizeof(shown) ? "..." : "");
 }
 
-int export_parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len,
-			struct tp_error *err)
+/* 1 to 5 decimal digits, no sign, no space, at most 65535. */
+static bool parse_port(const char *text, uint16_t *port)
 {
-	char host[INET6_ADDRSTRLEN + 1];
-	const char *colon, *port_text;
+	unsigned long v = 0;
+	size_t n = strlen(text);
+
+	if (!n || n > 5)
+		return false;
+	for (const char *p = text; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (v > 65535)
+		return false;
+	*port = (uint16_t)v;
+	return true;
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * A host name as RFC 1123 has it: labels of letters, digits and inner hyphens, 1..63
+ * bytes each, dots between them, at most 253 bytes, the last label not all digits (so
+ * "127.1" or "1.2.3.4.5" is no name: a bad address, never resolved).
+ */
+bool export_listen_host_name(const char *host, size_t n)
+{
+	size_t label = 0;
+	bool digits = true;
+
+	if (!n || n > EXPORT_LISTEN_HOST_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = host[i];
+		if (c == '.') {
+			if (!label || host[i - 1] == '-')
+				return false;
+			label = 0;
+			digits = true;
+			continue;
+		}
+		if (!is_alnum(c) && !(c == '-' && label))
+			return false;
+		if (++label > 63)
+			return false;
+		digits &= c >= '0' && c <= '9';
+	}
+	return label && host[n - 1] != '-' && !digits;
+}
+
+/* A numeric address into l (v6: it was in brackets); false when it is not one. */
+static bool parse_numeric(struct export_listen *l, bool v6)
+{
+	memset(&l->addr, 0, sizeof(l->addr));
+	if (v6) {
+		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&l->addr;
+		/* inet_pton also takes "::ffff:1.2.3.4"; no zone ids ("%eth0") */
+		if (inet_pton(AF_INET6, l->host, &a6->sin6_addr) != 1)
+			return false;
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons(l->port);
+		l->addr_len = sizeof(*a6);
+	} else {
+		struct sockaddr_in *a4 = (struct sockaddr_in *)&l->addr;
+		/* inet_pton takes only the dotted quad: no "127.1", no octal */
+		if (inet_pton(AF_INET, l->host, &a4->sin_addr) != 1)
+			return false;
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons(l->port);
+		l->addr_len = sizeof(*a4);
+	}
+	l->kind = EXPORT_LISTEN_ADDRESS;
+	return true;
+}
+
+int export_parse_listen(const char *text, struct export_listen *l, struct tp_error *err)
+{
+	const char *colon;
 	size_t hl;
-	unsigned long port = 0;
 	bool v6 = text[0] == '[';
 
+	memset(l, 0, sizeof(*l));
 	if (v6) {
 		const char *close = strchr(text, ']');
 		if (!close || close[1] != ':')
-			goto bad;
+			return bad_listen(text, err);
 		colon = close + 1;
 		hl = (size_t)(close - text - 1);
-		if (hl >= sizeof(host))
-			goto bad;
-		memcpy(host, text + 1, hl);
 	} else {
-		colon = strrchr(text, ':');
-		if (!colon)
-			goto bad;
+		colon = strchr(text, ':');
+		if (!colon || strchr(colon + 1, ':'))	/* one colon: "::1:80" wants brackets */
+			return bad_listen(text, err);
 		hl = (size_t)(colon - text);
-		if (hl >= sizeof(host))
-			goto bad;
-		memcpy(host, text, hl);
 	}
-	host[hl] = '\0';
-	/* the port: 1 to 5 decimal digits, no sign, no space, at most 65535 */
-	port_text = colon + 1;
-	if (!*port_text || strlen(port_text) > 5)
-		goto bad;
-	for (const char *p = port_text; *p; p++) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		port = port * 10 + (unsigned long)(*p - '0');
+	if (hl >= sizeof(l->host) || !parse_port(colon + 1, &l->port))
+		return bad_listen(text, err);
+	memcpy(l->host, text + v6, hl);
+	l->host[hl] = '\0';
+	if (!v6 && !hl) {
+		l->kind = EXPORT_LISTEN_ANY;	/* ":9465": every address, as Go's net.Listen */
+		return 0;
 	}
-	if (port > 65535)
-		goto bad;
-
-	memset(addr, 0, sizeof(*addr));
-	if (v6) {
-		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)addr;
-		/* inet_pton also takes "::ffff:1.2.3.4"; no zone ids ("%eth0") */
-		if (inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
-			goto bad;
-		a6->sin6_family = AF_INET6;
-		a6->sin6_port = htons((uint16_t)port);
-		*len = sizeof(*a6);
-	} else {
-		struct sockaddr_in *a4 = (struct sockaddr_in *)addr;
-		/* inet_pton takes only the dotted quad: no "127.1", no octal, no host names */
-		if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
-			goto bad;
-		a4->sin_family = AF_INET;
-		a4->sin_port = htons((uint16_t)port);
-		*len = sizeof(*a4);
-	}
+	if (parse_numeric(l, v6))
+		return 0;
+	if (v6 || !export_listen_host_name(l->host, hl))
+		return bad_listen(text, err);
+	l->kind = EXPORT_LISTEN_NAME;
 	return 0;
-bad:
-	return bad_listen(text, err);
+}
+
+size_t export_listen_text(const struct export_listen *l, char *buf, size_t len)
+{
+	if (l->kind == EXPORT_LISTEN_ADDRESS)
+		return export_format_listen((const struct sockaddr *)&l->addr, buf, len);
+	return (size_t)snprintf(buf, len, "%s:%u", l->host, l->port);
 }
 
 size_t export_format_listen(const struct sockaddr *addr, char *buf, size_t len)

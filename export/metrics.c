@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <thermpress/stock.h>
 #include <thermpress/text.h>
 
 #include "export.h"
@@ -214,8 +213,13 @@ static const struct family
 		"Thermal pressure averaged by the backend (see thermpress_cpu_average_info)",
 		false, NULL),
 	fam_avg_info = FAMILY("thermpress_cpu_average_info",
-		"How thermpress_cpu_average_pressure was obtained: backend, and origin kernel "
-		"(read from the kernel) or estimated (computed by thermpress)",
+		"How thermpress_cpu_average_pressure was obtained: backend, and origin, who "
+		"computed it: kernel (read from the kernel), simulator (thermpress's simulator, "
+		"which reports it as a kernel would) or thermpress (its own estimate: the source "
+		"does not report it)",
+		true, NULL),
+	fam_build = FAMILY("thermpress_build_info",
+		"thermpress's version and the kernel interface (ABI) version it reads, value 1",
 		true, NULL),
 	fam_zone_temp = FAMILY("thermpress_thermal_zone_temperature_celsius",
 		"Temperature of a thermal zone",
@@ -325,14 +329,19 @@ static void render_cpu_fact(struct export_buf *b, const struct tp_snapshot *snap
 	}
 }
 
+const char *export_avg_origin(const struct tp_cpu *c, bool simulated)
+{
+	if (c->avg_estimated)
+		return "thermpress";
+	return simulated ? "simulator" : "kernel";
+}
+
 /*
- * Where each average comes from.  origin is "kernel" when the source read it (the
- * patched interface) and "estimated" when thermpress computed it (a stock kernel,
- * which exposes no average): a label with values rather than a boolean, so that a
- * stock kernel's own average read another way later is "kernel" too.
+ * Where each average comes from: origin names who computed it (export_avg_origin), a
+ * label with values rather than a boolean.
  */
 static void render_avg_info(struct export_buf *b, const struct tp_snapshot *snap,
-			    const struct cpu_labels *l, enum export_format fmt)
+			    const struct cpu_labels *l, bool simulated, enum export_format fmt)
 {
 	bool any = false;
 
@@ -350,11 +359,13 @@ static void render_avg_info(struct export_buf *b, const struct tp_snapshot *snap
 		export_buf_add(b, l->text.data + l->off[i], l->off[i + 1] - l->off[i]);
 		buf_str(b, ",backend=\"");
 		export_label_value(b, snap->backend);
-		buf_str(b, c->avg_estimated ? "\",origin=\"estimated\"} 1\n" : "\",origin=\"kernel\"} 1\n");
+		buf_str(b, "\",origin=\"");
+		buf_str(b, export_avg_origin(c, simulated));
+		buf_str(b, "\"} 1\n");
 	}
 }
 
-static void render_cpus(struct export_buf *b, const struct tp_snapshot *snap,
+static void render_cpus(struct export_buf *b, const struct tp_snapshot *snap, bool simulated,
 			enum export_format fmt)
 {
 	struct cpu_labels l = { 0 };
@@ -368,13 +379,13 @@ static void render_cpus(struct export_buf *b, const struct tp_snapshot *snap,
 	render_cpu_fact(b, snap, &l, &fam_capped_freq, CAPPED_FREQ, fmt);
 	render_cpu_fact(b, snap, &l, &fam_pressure, PRESSURE, fmt);
 	render_cpu_fact(b, snap, &l, &fam_avg, AVG, fmt);
-	render_avg_info(b, snap, &l, fmt);
+	render_avg_info(b, snap, &l, simulated, fmt);
 	cpu_labels_free(&l);
 }
 
-/* ---- a stock kernel's thermal zones and cooling devices ------------------------ */
+/* ---- the thermal zones and cooling devices (tp_thermal_read, any source) ---------- */
 
-static void zone_labels(struct export_buf *b, const struct tp_stock_zone *z)
+static void zone_labels(struct export_buf *b, const struct tp_thermal_zone *z)
 {
 	buf_str(b, "zone=\"");
 	buf_int(b, z->id);
@@ -384,7 +395,7 @@ static void zone_labels(struct export_buf *b, const struct tp_stock_zone *z)
 }
 
 static void trip_sample(struct export_buf *b, const struct family *f,
-			const struct tp_stock_zone *z, size_t t, int64_t mc)
+			const struct tp_thermal_zone *z, size_t t, int64_t mc)
 {
 	buf_str(b, f->name);
 	buf_str(b, "{");
@@ -398,13 +409,13 @@ static void trip_sample(struct export_buf *b, const struct family *f,
 	buf_str(b, "\n");
 }
 
-static void render_zones(struct export_buf *b, const struct tp_stock_info *st,
+static void render_zones(struct export_buf *b, const struct tp_thermal *st,
 			 enum export_format fmt)
 {
 	bool temp = false, trip = false, hyst = false;
 
 	for (size_t i = 0; i < st->nr_zones; i++) {
-		const struct tp_stock_zone *z = &st->zones[i];
+		const struct tp_thermal_zone *z = &st->zones[i];
 		temp |= z->temp_mc != TP_NONE;
 		for (size_t t = 0; t < z->nr_trips; t++) {
 			trip |= z->trips[t].temp_mc != TP_NONE;
@@ -414,7 +425,7 @@ static void render_zones(struct export_buf *b, const struct tp_stock_info *st,
 	if (temp) {
 		family_head(b, &fam_zone_temp, fmt);
 		for (size_t i = 0; i < st->nr_zones; i++) {
-			const struct tp_stock_zone *z = &st->zones[i];
+			const struct tp_thermal_zone *z = &st->zones[i];
 			if (z->temp_mc == TP_NONE)
 				continue;
 			buf_str(b, fam_zone_temp.name);
@@ -443,7 +454,7 @@ static void render_zones(struct export_buf *b, const struct tp_stock_info *st,
 	}
 }
 
-static void render_cooling_fact(struct export_buf *b, const struct tp_stock_info *st,
+static void render_cooling_fact(struct export_buf *b, const struct tp_thermal *st,
 				const struct family *f, bool max, enum export_format fmt)
 {
 	bool any = false;
@@ -454,7 +465,7 @@ static void render_cooling_fact(struct export_buf *b, const struct tp_stock_info
 		return;
 	family_head(b, f, fmt);
 	for (size_t i = 0; i < st->nr_cooling; i++) {
-		const struct tp_stock_cooling *cd = &st->cooling[i];
+		const struct tp_thermal_cooling *cd = &st->cooling[i];
 		int64_t v = max ? cd->max_state : cd->cur_state;
 		if (v < 0)
 			continue;
@@ -483,10 +494,25 @@ static void render_info(struct export_buf *b, const struct family *f, const char
 	buf_str(b, "\"} 1\n");
 }
 
+/* thermpress_build_info{version="0.1.0",abi_version="1"} 1, as Prometheus's own *_build_info. */
+static void render_build_info(struct export_buf *b, enum export_format fmt)
+{
+	const struct tp_version_info *v = tp_version();
+
+	family_head(b, &fam_build, fmt);
+	buf_str(b, fam_build.name);
+	buf_str(b, "{version=\"");
+	export_label_value(b, v->version);
+	buf_str(b, "\",abi_version=\"");
+	buf_int(b, v->abi_version);
+	buf_str(b, "\"} 1\n");
+}
+
 void export_render(struct export_buf *b, const struct export_scrape *sc, enum export_format fmt)
 {
 	const struct tp_snapshot *snap = sc->up ? sc->snap : NULL;
 
+	render_build_info(b, fmt);
 	family_head(b, &fam_up, fmt);
 	sample_int(b, fam_up.name, "", 0, sc->up ? 1 : 0);
 	if (!sc->up)
@@ -514,12 +540,12 @@ void export_render(struct export_buf *b, const struct export_scrape *sc, enum ex
 			family_head(b, &fam_hz, fmt);
 			sample_int(b, fam_hz.name, "", 0, snap->hz);
 		}
-		render_cpus(b, snap, fmt);
+		render_cpus(b, snap, sc->simulated, fmt);
 	}
-	if (snap && sc->stock) {
-		render_zones(b, sc->stock, fmt);
-		render_cooling_fact(b, sc->stock, &fam_cool_cur, false, fmt);
-		render_cooling_fact(b, sc->stock, &fam_cool_max, true, fmt);
+	if (snap && sc->thermal) {
+		render_zones(b, sc->thermal, fmt);
+		render_cooling_fact(b, sc->thermal, &fam_cool_cur, false, fmt);
+		render_cooling_fact(b, sc->thermal, &fam_cool_max, true, fmt);
 	}
 	family_head(b, &fam_duration, fmt);
 	export_buf_printf(b, "%s %.9f\n", fam_duration.name, sc->duration_s);

@@ -194,8 +194,9 @@ static void fail(struct export_source *es, const struct tp_error *err, int rc)
 static void scrape_now(struct export_source *es, struct export_buf *b, enum export_format fmt)
 {
 	struct export_scrape sc = { 0 };
-	struct tp_stock_info stock;
-	bool have_stock = false;
+	struct tp_thermal th = { 0 };
+	struct tp_source_info info;
+	bool have_th = false;
 	struct tp_error err = { 0 };
 	double t0 = now_s();
 	int rc = 0;
@@ -216,9 +217,11 @@ static void scrape_now(struct export_source *es, struct export_buf *b, enum expo
 		if (rc < 0)
 			fail(es, &err, rc);
 	}
-	if (es->src && tp_source_kind(es->src) == TP_SOURCE_STOCK) {
+	if (es->src) {
 		/* the zones and cooling devices: a source that read its CPUs is up without them */
-		have_stock = tp_stock_describe(es->src, &stock, &err) == 0;
+		have_th = tp_thermal_read(es->src, &th, &err) == 0;
+		tp_source_info(es->src, &info, NULL);
+		sc.simulated = info.simulated;
 	}
 	sc.up = es->src != NULL;
 	sc.error = es->error;
@@ -231,12 +234,11 @@ static void scrape_now(struct export_source *es, struct export_buf *b, enum expo
 		}
 		sc.source_description = tp_source_describe(es->src);
 		sc.snap = &es->snap;
-		sc.stock = have_stock ? &stock : NULL;
+		sc.thermal = have_th ? &th : NULL;
 	}
 	sc.duration_s = now_s() - t0;
 	export_render(b, &sc, fmt);
-	if (have_stock)
-		tp_stock_info_release(&stock);
+	tp_thermal_release(&th);
 }
 
 /* ---- the worker and the deadline ---------------------------------------------------- */

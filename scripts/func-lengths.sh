@@ -18,7 +18,7 @@ command -v "$ctags" >/dev/null || { echo "func-lengths: ctags (universal-ctags) 
 list=$(find "$@" -name '*.c' -print0 | xargs -0 "$ctags" -x --c-kinds=f --_xformat='%N %F %n %e' |
 	awk '$4 != "" { printf "%d %s %s:%d\n", $4 - $3 + 1, $1, $2, $3 }' | sort -k1,1nr -k2)
 [ -n "$list" ] || { echo "func-lengths: no functions found in $*" >&2; exit 1; }
-printf '%s\n' "$list" | head -n "$top"
+head -n "$top" <<<"$list"	# no pipe: head quitting early must not SIGPIPE printf (pipefail)
 if [ "$max" -gt 0 ]; then
 	over=$(printf '%s\n' "$list" | awk -v m="$max" '$1 >= m')
 	if [ -n "$over" ]; then

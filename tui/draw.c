@@ -241,7 +241,7 @@ static void draw_thermal(struct canvas *cv, const struct model *m, int y)
 		cv_put(cv, y, x, hot ? R_ERROR : R_NORMAL, buf);
 		x += glyph_len(buf);
 	}
-	if (!th->nr_cooling)
+	if (!model_nr_cpufreq_cooling(m))
 		return;
 	if (th->nr_zones)
 		y++;
@@ -252,6 +252,8 @@ static void draw_thermal(struct canvas *cv, const struct model *m, int y)
 		const char *dom = "";
 		char cur[24], max[24];
 
+		if (c->domain == TP_NONE)
+			continue;	/* a fan or a processor device: it caps no domain */
 		for (size_t d = 0; d < m->snap.nr_domains; d++)
 			if (m->snap.domains[d].id == c->domain)
 				dom = m->snap.domains[d].name;

@@ -345,6 +345,7 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 	if (column && !m->thermal_unsupported) {
 		struct tp_error terr = { 0 };
 
+		tp_thermal_release(&m->thermal);
 		rc = tp_thermal_read(src, &m->thermal, &terr);
 		if (rc == -ENOTSUP)
 			m->thermal_unsupported = true;
@@ -385,11 +386,20 @@ int model_sample(struct model *m, struct tp_source *src, bool column)
 	return 0;
 }
 
+size_t model_nr_cpufreq_cooling(const struct model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->thermal.nr_cooling; i++)
+		n += m->thermal.cooling[i].domain != TP_NONE;
+	return n;
+}
+
 int model_thermal_rows(const struct model *m)
 {
 	if (!m->have_thermal)
 		return 0;
-	return (m->thermal.nr_zones ? 1 : 0) + (m->thermal.nr_cooling ? 1 : 0);
+	return (m->thermal.nr_zones ? 1 : 0) + (model_nr_cpufreq_cooling(m) ? 1 : 0);
 }
 
 int model_init(struct model *m, struct tp_source *src, const struct tp_cpuset *filter)
@@ -408,5 +418,6 @@ void model_fini(struct model *m)
 	free(m->avg);
 	free(m->dsum);
 	tp_snapshot_release(&m->snap);
+	tp_thermal_release(&m->thermal);
 	memset(m, 0, sizeof(*m));
 }

@@ -193,6 +193,8 @@ void model_fini(struct model *m);
  * Returns 0 or the library's error (kept in m->snap_err).
  */
 int model_sample(struct model *m, struct tp_source *src, bool column);
+/* The cooling devices that cap a frequency domain (top shows those, not fans). */
+size_t model_nr_cpufreq_cooling(const struct model *m);
 /* The rows the thermal zones take: one for the zones, one for the cooling devices. */
 int model_thermal_rows(const struct model *m);
 bool model_shown(const struct model *m, int cpu_index);

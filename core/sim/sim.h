@@ -76,9 +76,10 @@ bool tpsim_scenario_tick(struct tpsim_scenario *sc, const struct tp_sim *sim, ui
 			 size_t *domain, uint64_t *khz);
 /* Temperature of domain d in millidegrees C (TP_NONE without a model). */
 int64_t tpsim_scenario_temp_mc(const struct tpsim_scenario *sc, size_t d);
-/* The heat model as thermal zones (tp_thermal_read); out zeroed; nothing for sc NULL. */
-void tpsim_scenario_thermal(const struct tpsim_scenario *sc, const struct tp_sim *sim,
-			    struct tp_thermal *out);
+/* The heat model as thermal zones (tp_thermal_read); out zeroed; nothing for sc NULL.
+ * 0 or -ENOMEM (out's arrays then freed by the caller). */
+int tpsim_scenario_thermal(const struct tpsim_scenario *sc, const struct tp_sim *sim,
+			   struct tp_thermal *out);
 
 /* ---- the model ---------------------------------------------------------------- */
 

@@ -86,15 +86,20 @@ int64_t tpsim_scenario_temp_mc(const struct tpsim_scenario *sc, size_t d)
 	return sc && d < sc->nr_domains ? sc->dom[d].temp_mc : TP_NONE;
 }
 
-void tpsim_scenario_thermal(const struct tpsim_scenario *sc, const struct tp_sim *sim,
-			    struct tp_thermal *out)
+int tpsim_scenario_thermal(const struct tpsim_scenario *sc, const struct tp_sim *sim,
+			   struct tp_thermal *out)
 {
-	if (!sc)
-		return;
-	for (size_t d = 0; d < sc->nr_domains && d < TP_THERMAL_MAX_ZONES; d++) {
+	if (!sc || !sc->nr_domains)
+		return 0;
+	out->zones = calloc(sc->nr_domains, sizeof(*out->zones));
+	out->cooling = calloc(1, sizeof(*out->cooling));
+	if (!out->zones || !out->cooling)
+		return -ENOMEM;
+	for (size_t d = 0; d < sc->nr_domains; d++) {
 		const struct tpsim_domain_desc *dd = &sim->preset.domains[d];
 		struct tp_thermal_zone *z = &out->zones[out->nr_zones++];
 
+		z->id = (int)d;
 		snprintf(z->type, sizeof(z->type), "%.20s-thermal", dd->name);
 		z->temp_mc = sc->dom[d].temp_mc;
 		if (d != sc->capped)
@@ -104,15 +109,17 @@ void tpsim_scenario_thermal(const struct tpsim_scenario *sc, const struct tp_sim
 		z->trips[0].temp_mc = HEAT_TRIP_MC;
 		z->trips[0].hyst_mc = HEAT_HYST_MC;
 		z->nr_trips = 1;
-		if (out->nr_cooling < TP_THERMAL_MAX_COOLING) {
-			struct tp_thermal_cooling *c = &out->cooling[out->nr_cooling++];
 
-			snprintf(c->type, sizeof(c->type), "cpufreq-cpu%d", dd->first_cpu);
-			c->domain = dd->first_cpu;
-			c->max_state = (int64_t)dd->nr_opps - 1;
-			c->cur_state = (int64_t)(dd->nr_opps - 1 - sc->dom[d].level);
-		}
+		struct tp_thermal_cooling *c = &out->cooling[out->nr_cooling++];
+
+		c->id = 0;
+		snprintf(c->type, sizeof(c->type), "cpufreq-cpu%d", dd->first_cpu);
+		c->domain = dd->first_cpu;
+		c->max_state = (int64_t)dd->nr_opps - 1;
+		c->cur_state = (int64_t)(dd->nr_opps - 1 - sc->dom[d].level);
+		c->cap_khz = (int64_t)dd->opps_khz[sc->dom[d].level];
 	}
+	return 0;
 }
 
 static unsigned load_pct(uint64_t t)

@@ -75,9 +75,9 @@ static int op_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_e
 {
 	struct tp_sim *sim = sim_of(src);
 
-	(void)err;
 	tpsim_sync(sim);	/* the model as of now, as a snapshot would be */
-	tpsim_scenario_thermal(sim->scenario, sim, out);
+	if (tpsim_scenario_thermal(sim->scenario, sim, out) < 0)
+		return tp_error_set(err, -ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -788,44 +788,40 @@ static void add_note(struct tp_stock_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* /sys/class/thermal's zones and the cpufreq cooling devices' states, now. */
-static int stock_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
+/* Every cooling device, with the domain it caps and the frequency of its state. */
+static int read_cooling(const struct stock *s, struct tp_thermal *out)
 {
-	struct stock *s = src->priv;
-	struct tp_stock_zone *zones;
-	size_t n;
-	int rc = stock_read_zones(s, &zones, &n);
-
-	if (rc == -ENOMEM)
-		return tp_error_set(err, rc, "out of memory");
-	for (size_t i = 0; i < n && out->nr_zones < TP_THERMAL_MAX_ZONES; i++) {
-		struct tp_thermal_zone *z = &out->zones[out->nr_zones++];
-
-		snprintf(z->type, sizeof(z->type), "%s", zones[i].type);
-		z->temp_mc = zones[i].temp_mc;
-		for (size_t t = 0; t < zones[i].nr_trips && t < TP_THERMAL_MAX_TRIPS; t++) {
-			snprintf(z->trips[t].type, sizeof(z->trips[t].type), "%s",
-				 zones[i].trips[t].type);
-			z->trips[t].temp_mc = zones[i].trips[t].temp_mc;
-			z->trips[t].hyst_mc = zones[i].trips[t].hyst_mc;
-			z->nr_trips = t + 1;
-		}
-	}
-	free(zones);
-	for (size_t i = 0; i < s->nr_cooling && out->nr_cooling < TP_THERMAL_MAX_COOLING; i++) {
+	if (!s->nr_cooling)
+		return 0;
+	out->cooling = calloc(s->nr_cooling, sizeof(*out->cooling));
+	if (!out->cooling)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_cooling; i++) {
 		const struct stock_cooling *c = &s->cooling[i];
-		struct tp_thermal_cooling *o;
+		struct tp_thermal_cooling *o = &out->cooling[i];
 
-		if (c->policy < 0)
-			continue;	/* a fan or a processor device: it caps no domain */
-		o = &out->cooling[out->nr_cooling++];
+		o->id = c->id;
 		snprintf(o->type, sizeof(o->type), "%s", c->type);
-		o->domain = s->policies[c->policy].id;
 		o->max_state = c->max_state;
 		if (stock_cooling_state(s, c, &o->cur_state) < 0)
 			o->cur_state = TP_NONE;
+		o->domain = c->policy >= 0 ? s->policies[c->policy].id : TP_NONE;
+		o->cap_khz = c->policy >= 0 ?
+			stock_state_khz(&s->policies[c->policy], o->cur_state) : TP_NONE;
 	}
+	out->nr_cooling = s->nr_cooling;
 	return 0;
+}
+
+/* /sys/class/thermal's zones and cooling devices, now: the one reader (tp_thermal_read). */
+static int stock_thermal(struct tp_source *src, struct tp_thermal *out, struct tp_error *err)
+{
+	struct stock *s = src->priv;
+	int rc = stock_read_zones(s, &out->zones, &out->nr_zones);
+
+	if (rc == -ENOMEM || (rc = read_cooling(s, out)) == -ENOMEM)
+		return tp_error_set(err, -ENOMEM, "out of memory");
+	return 0;	/* an unreadable /sys/class/thermal: no zones */
 }
 
 /* The kernel's part of describe: version, model, decay, config, reference frequency. */
@@ -865,32 +861,6 @@ static void describe_kernel(const struct stock *s, struct tp_stock_info *info)
 	info->reference_assumed = assumed;
 }
 
-/* Every cooling device, with the policy it caps and the frequency of its state. */
-static int describe_cooling(const struct stock *s, struct tp_stock_info *info,
-			    struct tp_error *err)
-{
-	if (!s->nr_cooling)
-		return 0;
-	info->cooling = calloc(s->nr_cooling, sizeof(*info->cooling));
-	if (!info->cooling)
-		return tp_error_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < s->nr_cooling; i++) {
-		const struct stock_cooling *c = &s->cooling[i];
-		struct tp_stock_cooling *o = &info->cooling[i];
-
-		o->id = c->id;
-		snprintf(o->type, sizeof(o->type), "%s", c->type);
-		o->max_state = c->max_state;
-		if (stock_cooling_state(s, c, &o->cur_state) < 0)
-			o->cur_state = TP_NONE;
-		o->domain = c->policy >= 0 ? s->policies[c->policy].id : TP_NONE;
-		o->cap_khz = c->policy >= 0 ?
-			stock_state_khz(&s->policies[c->policy], o->cur_state) : TP_NONE;
-	}
-	info->nr_cooling = s->nr_cooling;
-	return 0;
-}
-
 /* The notes about what the kernel does that the numbers alone do not say. */
 static void describe_model_notes(const struct stock *s, struct tp_stock_info *info)
 {
@@ -921,12 +891,31 @@ static void describe_model_notes(const struct stock *s, struct tp_stock_info *in
 		add_note(info, "intel_pstate on a hybrid CPU without SMT feeds cpufreq pressure on this kernel; sysfs does not show that, so thermpress assumes it does not");
 }
 
+/* What /sys/class/thermal lacks, and the zones with more trip points than are read. */
+static void describe_thermal_notes(const struct stock *s, struct tp_stock_info *info,
+				   const struct tp_thermal *th)
+{
+	char path[STOCK_PATH_MAX];
+
+	stock_path(s, path, sizeof(path), "sys/class/thermal");
+	if (!th->nr_zones && !th->nr_cooling)
+		add_note(info, "no thermal zones or cooling devices in %s: no temperatures, trip points or cooling states to show",
+			 path);
+	else if (!th->nr_zones)
+		add_note(info, "no thermal zones in %s: no temperatures or trip points to show", path);
+	for (size_t i = 0; i < th->nr_zones; i++)
+		if (th->zones[i].trips_left_out)
+			add_note(info, "thermal_zone%d has more than %d trip points: only the first %d are read",
+				 th->zones[i].id, TP_THERMAL_MAX_TRIPS, TP_THERMAL_MAX_TRIPS);
+}
+
 static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 			  struct tp_error *err)
 {
 	struct stock *s = src->priv;
 	char path[STOCK_PATH_MAX];
 	struct tp_pending pend;
+	struct tp_thermal th = { 0 };
 	int rc;
 
 	describe_kernel(s, info);
@@ -945,12 +934,9 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 	if (rc < 0)
 		return rc;
 	info->nr_pending = pend.count;
-	rc = stock_read_zones(s, &info->zones, &info->nr_zones);
-	if (rc == -ENOMEM)
-		return tp_error_set(err, rc, "out of memory");
-	rc = describe_cooling(s, info, err);
+	rc = stock_thermal(src, &th, err);
 	if (rc < 0) {
-		tp_stock_info_release(info);
+		tp_thermal_release(&th);
 		return rc;
 	}
 
@@ -963,14 +949,8 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 			 "still shown: the cpus, their online state and capacity, and what the kernel does with thermal pressure",
 			 path);
 	}
-	if (!info->nr_zones && !info->nr_cooling) {
-		stock_path(s, path, sizeof(path), "sys/class/thermal");
-		add_note(info, "no thermal zones or cooling devices in %s: no temperatures, trip points or cooling states to show",
-			 path);
-	} else if (!info->nr_zones) {
-		stock_path(s, path, sizeof(path), "sys/class/thermal");
-		add_note(info, "no thermal zones in %s: no temperatures or trip points to show", path);
-	}
+	describe_thermal_notes(s, info, &th);
+	tp_thermal_release(&th);
 	describe_model_notes(s, info);
 	if (!s->has_cpu_capacity)
 		add_note(info, "no cpu_capacity in sysfs: every cpu is taken to have capacity 1024");
@@ -984,11 +964,7 @@ static int stock_describe(struct tp_source *src, struct tp_stock_info *info,
 
 void tp_stock_info_release(struct tp_stock_info *info)
 {
-	free(info->zones);
-	free(info->cooling);
-	info->zones = NULL;
-	info->cooling = NULL;
-	info->nr_zones = info->nr_cooling = 0;
+	(void)info;	/* it owns no memory any more (thermpress/stock.h) */
 }
 
 int tp_stock_cap_method_parse(const char *text, enum tp_stock_cap_method *out, struct tp_error *err)

@@ -185,8 +185,8 @@ int stock_parse_i64(const char *text, int64_t *out);
 void stock_read_kernel(struct stock *s);
 /* Model sentence for info and errors. */
 void stock_model_text(const struct stock_kernel *k, char *buf, size_t len);
-/* Thermal zones and cooling devices, for describe. */
-int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t *n);
+/* Thermal zones (malloc), for tp_thermal_read; 0, -ENOMEM, or 0 with none. */
+int stock_read_zones(const struct stock *s, struct tp_thermal_zone **zones, size_t *n);
 int stock_scan_cooling(struct stock *s);
 /* The ids of entries named PREFIX%d in dir, sorted (malloc). */
 int stock_list_ids(const char *dir, const char *prefix, int **ids, size_t *n);

@@ -551,10 +551,32 @@ static int64_t read_i64_or_none(const char *path)
 
 #define TRIP_FILE "%s/thermal_zone%d/trip_point_%d_%s"
 
-int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t *n)
+/* Zone id's trip points, at most TP_THERMAL_MAX_TRIPS; more are said, not read. */
+static void read_trips(const char *dir, int id, struct tp_thermal_zone *z)
+{
+	char path[STOCK_PATH_MAX + 64], type[16];
+
+	for (int t = 0; t < TP_THERMAL_MAX_TRIPS; t++) {
+		struct tp_thermal_trip *trip = &z->trips[t];
+
+		if (read_text_or_empty(class_file(path, sizeof(path), TRIP_FILE, dir, id, t, "type"),
+				       trip->type, sizeof(trip->type)) < 0)
+			return;
+		trip->temp_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir, id,
+							    t, "temp"));
+		trip->hyst_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir, id,
+							    t, "hyst"));
+		z->nr_trips = (size_t)t + 1;
+	}
+	z->trips_left_out = read_text_or_empty(class_file(path, sizeof(path), TRIP_FILE, dir, id,
+							  TP_THERMAL_MAX_TRIPS, "type"),
+					       type, sizeof(type)) == 0;
+}
+
+int stock_read_zones(const struct stock *s, struct tp_thermal_zone **zones, size_t *n)
 {
 	char dir[STOCK_PATH_MAX], path[STOCK_PATH_MAX + 64];
-	struct tp_stock_zone *z;
+	struct tp_thermal_zone *z;
 	size_t count;
 	int *ids, rc;
 	void *items;
@@ -572,18 +594,7 @@ int stock_read_zones(const struct stock *s, struct tp_stock_zone **zones, size_t
 				   z[i].type, sizeof(z[i].type));
 		z[i].temp_mc = read_i64_or_none(class_file(path, sizeof(path), "%s/thermal_zone%d/temp",
 							   dir, ids[i]));
-		for (int t = 0; t < TP_STOCK_MAX_TRIPS; t++) {
-			struct tp_stock_trip *trip = &z[i].trips[t];
-
-			if (read_text_or_empty(class_file(path, sizeof(path), TRIP_FILE, dir, ids[i], t,
-							  "type"), trip->type, sizeof(trip->type)) < 0)
-				break;
-			trip->temp_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir,
-								    ids[i], t, "temp"));
-			trip->hyst_mc = read_i64_or_none(class_file(path, sizeof(path), TRIP_FILE, dir,
-								    ids[i], t, "hyst"));
-			z[i].nr_trips = (size_t)t + 1;
-		}
+		read_trips(dir, ids[i], &z[i]);
 	}
 	free(ids);
 	*zones = z;

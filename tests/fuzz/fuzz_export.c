@@ -4,11 +4,13 @@
  * Sources: tests/fuzz/fuzz_export.c export/listen.c.
  *
  * Byte 0 picks the parser, the rest is the text:
- *   0 export_parse_listen: a success is an IPv4 or IPv6 address with a port 0..65535
- *     whose text has exactly one port and the documented shape; formatting it and parsing
- *     that gives the same address (format -> parse equal); the IPv4 host is written back
- *     as given (inet_pton takes only the canonical dotted quad); a failure names the text
- *     and the valid form.
+ *   0 export_parse_listen: a success is ":PORT" (every address), a host name, an IPv4
+ *     address or a bracketed IPv6 one, with the port 0..65535 its text ends with; a host
+ *     name is never a numeric address and holds only letters, digits, '-' and '.';
+ *     writing it back and parsing that gives the same (text -> parse -> text -> parse
+ *     equal), and the host of ":PORT", a name and an IPv4 address is written back as
+ *     given (inet_pton takes only the canonical dotted quad); a failure names the text
+ *     and the valid forms.
  *   1 export_accept_openmetrics: adding a media range with q=0 changes nothing; adding
  *     application/openmetrics-text with the default quality always gives OpenMetrics;
  *     adding text/plain;q=1 gives OpenMetrics only if some OpenMetrics range has q=1.
@@ -41,32 +43,55 @@ static char *join(const char *a, const char *b)
 
 static void fuzz_listen(const char *text)
 {
-	struct sockaddr_storage a, b;
-	socklen_t la, lb;
+	struct export_listen a, b;
 	struct tp_error err = { 0 };
-	char back[80];
+	char back[300];
 
-	if (export_parse_listen(text, &a, &la, &err) < 0) {
-		FUZZ_CHECK(strstr(err.msg, "invalid listen address") && strstr(err.msg, "ADDR:PORT"),
+	if (export_parse_listen(text, &a, &err) < 0) {
+		FUZZ_CHECK(strstr(err.msg, "invalid listen address") && strstr(err.msg, "[HOST]:PORT"),
 			   "message '%s'", err.msg);
 		return;
 	}
-	FUZZ_CHECK(a.ss_family == AF_INET || a.ss_family == AF_INET6, "family %d", a.ss_family);
-	FUZZ_CHECK(la == (a.ss_family == AF_INET ? sizeof(struct sockaddr_in)
-						   : sizeof(struct sockaddr_in6)), "length %u", la);
 	const char *colon = strrchr(text, ':');
 	FUZZ_CHECK(colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
-		   strlen(colon + 1) <= 5 && atol(colon + 1) <= 65535, "port of '%s'", text);
-	FUZZ_CHECK((text[0] == '[') == (a.ss_family == AF_INET6), "brackets of '%s'", text);
-	size_t n = export_format_listen((struct sockaddr *)&a, back, sizeof(back));
-	FUZZ_CHECK(n < sizeof(back), "formatted length %zu", n);
-	FUZZ_CHECK(export_parse_listen(back, &b, &lb, &err) == 0, "'%s' back from '%s'", back, text);
-	FUZZ_CHECK(la == lb && !memcmp(&a, &b, la), "'%s' and '%s' differ", text, back);
-	if (a.ss_family == AF_INET) {
-		size_t hl = (size_t)(colon - text);
-		FUZZ_CHECK(!strncmp(back, text, hl) && back[hl] == ':', "host of '%s' is '%s'", text,
-			   back);
+		   strlen(colon + 1) <= 5 && atol(colon + 1) == a.port, "port of '%s'", text);
+	FUZZ_CHECK((text[0] == ':') == (a.kind == EXPORT_LISTEN_ANY), "any of '%s'", text);
+	switch (a.kind) {
+	case EXPORT_LISTEN_ANY:
+		FUZZ_CHECK(!a.host[0] && colon == text, "':PORT' of '%s'", text);
+		break;
+	case EXPORT_LISTEN_ADDRESS:
+		FUZZ_CHECK(a.addr.ss_family == (text[0] == '[' ? AF_INET6 : AF_INET),
+			   "family of '%s'", text);
+		FUZZ_CHECK(a.addr_len == (a.addr.ss_family == AF_INET ? sizeof(struct sockaddr_in)
+						: sizeof(struct sockaddr_in6)), "length %u", a.addr_len);
+		break;
+	case EXPORT_LISTEN_NAME: {
+		struct in_addr v4;
+		/* a name is never a numeric address, and only letters, digits, '-' and '.' */
+		FUZZ_CHECK(inet_pton(AF_INET, a.host, &v4) != 1 && text[0] != '[' &&
+			   strspn(a.host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789-.") == strlen(a.host) &&
+			   export_listen_host_name(a.host, strlen(a.host)), "name '%s'", a.host);
+		break;
 	}
+	default:
+		FUZZ_CHECK(false, "kind %d", (int)a.kind);
+	}
+	/* text -> parse -> text -> parse: the same listen address */
+	size_t n = export_listen_text(&a, back, sizeof(back));
+	FUZZ_CHECK(n < sizeof(back), "formatted length %zu", n);
+	FUZZ_CHECK(export_parse_listen(back, &b, &err) == 0, "'%s' back from '%s'", back, text);
+	FUZZ_CHECK(a.kind == b.kind && a.port == b.port && !strcmp(a.host, b.host) ||
+		   a.kind == EXPORT_LISTEN_ADDRESS, "'%s' and '%s' differ", text, back);
+	FUZZ_CHECK(a.kind != EXPORT_LISTEN_ADDRESS ||
+		   (a.addr_len == b.addr_len && !memcmp(&a.addr, &b.addr, a.addr_len)),
+		   "'%s' and '%s' differ", text, back);
+	/* a name, ':PORT' and an IPv4 address are written back as given (the port without
+	 * leading zeros, checked above) */
+	size_t hl = (size_t)(colon - text) + 1;
+	if (a.kind != EXPORT_LISTEN_ADDRESS || a.addr.ss_family == AF_INET)
+		FUZZ_CHECK(!strncmp(back, text, hl), "'%s' written back as '%s'", text, back);
 }
 
 static void fuzz_accept(const char *text)

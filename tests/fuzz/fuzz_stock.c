@@ -539,7 +539,7 @@ static void check_config(const char *text, bool gz)
 static void check_zone(const char *text)
 {
 	struct stock *s = stock_on_root();
-	struct tp_stock_zone *zones = NULL;
+	struct tp_thermal_zone *zones = NULL;
 	char *read = as_read(text, 64);
 	int64_t want = TP_NONE;
 	size_t n = 0;
@@ -598,6 +598,7 @@ static void check_snapshot(const char *text)
 	bool have_online = true;
 	char *cooling_type = strdup("thermal-cpufreq-0");
 	struct tp_stock_info info;
+	struct tp_thermal th;
 	size_t fields = 1;
 	struct tp_open_options opts = { .kind = TP_SOURCE_STOCK, .root = root,
 					.plugin_dir = "/nonexistent" };
@@ -682,10 +683,12 @@ static void check_snapshot(const char *text)
 			   "cpu %d online %d", c->cpu, c->online);
 	}
 	FUZZ_CHECK(tp_stock_describe(src, &info, &err) == 0, "describe: %s", err.msg);
-	FUZZ_CHECK(info.nr_cooling == 1 && info.cooling[0].domain == ref_cooling_domain(cooling_type),
-		   "cooling type '%s': domain %d, reference %d", cooling_type,
-		   info.nr_cooling ? info.cooling[0].domain : -2, ref_cooling_domain(cooling_type));
 	tp_stock_info_release(&info);
+	FUZZ_CHECK(tp_thermal_read(src, &th, &err) == 0, "thermal: %s", err.msg);
+	FUZZ_CHECK(th.nr_cooling == 1 && th.cooling[0].domain == ref_cooling_domain(cooling_type),
+		   "cooling type '%s': domain %d, reference %d", cooling_type,
+		   th.nr_cooling ? th.cooling[0].domain : -2, ref_cooling_domain(cooling_type));
+	tp_thermal_release(&th);
 	free(cooling_type);
 	tp_snapshot_release(&snap);
 	tp_source_close(src);

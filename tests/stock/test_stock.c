@@ -133,6 +133,7 @@ static void test_biglittle_describe(void **state)
 {
 	struct fx *f = *state;
 	struct tp_stock_info info;
+	struct tp_thermal th;
 	struct tp_error err = { 0 };
 
 	assert_int_equal(tp_stock_describe(f->src, &info, &err), 0);
@@ -153,21 +154,24 @@ static void test_biglittle_describe(void **state)
 	assert_int_equal(info.cap_method, TP_STOCK_CAP_SCALING_MAX_FREQ);
 	assert_non_null(strstr(info.state_file, STATE));
 	assert_int_equal(info.nr_pending, 0);
-	assert_int_equal(info.nr_zones, 2);
-	assert_string_equal(info.zones[0].type, "cpu-thermal");
-	assert_int_equal(info.zones[0].temp_mc, 71250);
-	assert_int_equal(info.zones[0].nr_trips, 3);
-	assert_string_equal(info.zones[0].trips[2].type, "critical");
-	assert_int_equal(info.zones[0].trips[2].temp_mc, 115000);
-	assert_int_equal(info.zones[0].trips[0].hyst_mc, 2000);
-	assert_int_equal(info.nr_cooling, 3);
-	assert_int_equal(info.cooling[0].domain, 0);
-	assert_int_equal(info.cooling[0].cap_khz, 1416000);
-	assert_int_equal(info.cooling[1].domain, 4);
-	assert_int_equal(info.cooling[1].cur_state, 2);
-	assert_int_equal(info.cooling[1].max_state, 7);
-	assert_int_equal(info.cooling[1].cap_khz, 1416000);
-	assert_int_equal(info.cooling[2].domain, TP_NONE);
+	assert_int_equal(tp_thermal_read(f->src, &th, &err), 0);
+	assert_int_equal(th.nr_zones, 2);
+	assert_string_equal(th.zones[0].type, "cpu-thermal");
+	assert_int_equal(th.zones[0].temp_mc, 71250);
+	assert_int_equal(th.zones[0].nr_trips, 3);
+	assert_string_equal(th.zones[0].trips[2].type, "critical");
+	assert_int_equal(th.zones[0].trips[2].temp_mc, 115000);
+	assert_int_equal(th.zones[0].trips[0].hyst_mc, 2000);
+	assert_false(th.zones[0].trips_left_out);
+	assert_int_equal(th.nr_cooling, 3);
+	assert_int_equal(th.cooling[0].domain, 0);
+	assert_int_equal(th.cooling[0].cap_khz, 1416000);
+	assert_int_equal(th.cooling[1].domain, 4);
+	assert_int_equal(th.cooling[1].cur_state, 2);
+	assert_int_equal(th.cooling[1].max_state, 7);
+	assert_int_equal(th.cooling[1].cap_khz, 1416000);
+	assert_int_equal(th.cooling[2].domain, TP_NONE);
+	tp_thermal_release(&th);
 	assert_non_null(strstr(info.model_text, "half-life 128 ms"));
 	assert_true(has_note(&info, "only the cpufreq cooling device feeds thermal pressure"));
 	assert_true(has_note(&info, "estimates it with pelt"));
@@ -394,6 +398,7 @@ static void test_laptop(void **state)
 {
 	struct fx *f = *state;
 	struct tp_stock_info info;
+	struct tp_thermal th;
 	struct tp_error err = { 0 };
 	struct tp_cap_value v = { TP_CAP_KHZ, 2000000 };
 	struct tp_cpuset set;
@@ -422,9 +427,11 @@ static void test_laptop(void **state)
 	assert_int_equal(info.decay_shift, TP_NONE);
 	assert_false(info.has_cpu_capacity);
 	assert_int_equal(info.trace_thermal_pressure, 0);
-	assert_int_equal(info.nr_cooling, 10);
-	assert_int_equal(info.cooling[0].domain, TP_NONE);	/* "Processor" is ACPI, not cpufreq */
-	assert_int_equal(info.cooling[8].cur_state, -1);
+	assert_int_equal(tp_thermal_read(f->src, &th, &err), 0);
+	assert_int_equal(th.nr_cooling, 10);
+	assert_int_equal(th.cooling[0].domain, TP_NONE);	/* "Processor" is ACPI, not cpufreq */
+	assert_int_equal(th.cooling[8].cur_state, -1);
+	tp_thermal_release(&th);
 	assert_true(has_note(&info, "capacity 1024"));
 	assert_non_null(strstr(info.model_text, "pressure: nothing"));
 	assert_string_equal(info.reference, "-");	/* no cpufreq pressure on 6.5 x86 */
@@ -456,6 +463,7 @@ static void test_server(void **state)
 {
 	struct fx *f = *state;
 	struct tp_stock_info info;
+	struct tp_thermal th;
 	struct tp_error err = { 0 };
 	struct tp_cap_value v = { TP_CAP_KHZ, 2000000 };
 	struct tp_cpuset set;
@@ -475,7 +483,9 @@ static void test_server(void **state)
 
 	assert_int_equal(tp_stock_describe(f->src, &info, &err), 0);
 	assert_false(info.has_cpufreq);
-	assert_int_equal(info.nr_zones, 0);
+	assert_int_equal(tp_thermal_read(f->src, &th, &err), 0);
+	assert_int_equal(th.nr_zones, 0);
+	tp_thermal_release(&th);
 	assert_int_equal(info.trace_thermal_pressure, 0);	/* tracefs without the event */
 	assert_true(has_note(&info, "no cpufreq on this machine"));
 	assert_true(has_note(&info, "still shown: the cpus"));

@@ -86,9 +86,25 @@ static void test_cpu_metrics(void **state)
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
 		       "origin=\"kernel\"} 1");
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
-		       "origin=\"estimated\"} 1");
+		       "origin=\"thermpress\"} 1");
 	assert_line(t, "# TYPE thermpress_cpu_capacity gauge");
 	assert_line(t, "# TYPE thermpress_source_info gauge");
+	/* the build, as Prometheus's own *_build_info: a gauge of value 1 */
+	char build[128];
+	snprintf(build, sizeof(build), "thermpress_build_info{version=\"%s\",abi_version=\"%d\"} 1",
+		 tp_version()->version, TP_ABI_VERSION);
+	assert_line(t, build);
+	assert_line(t, "# TYPE thermpress_build_info gauge");
+	/* the same CPUs from the simulator: its average is the simulator's, never the kernel's */
+	sc.simulated = true;
+	t = render(&sc, EXPORT_TEXT_004);
+	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
+		       "origin=\"simulator\"} 1");
+	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
+		       "origin=\"thermpress\"} 1");
+	assert_no(t, "origin=\"kernel\"");
+	sc.simulated = false;
+	t = render(&sc, EXPORT_TEXT_004);
 	assert_line(t, "thermpress_scrape_duration_seconds 0.000250000");
 	assert_no(t, "thermpress_last_error_info{");
 	assert_no(t, "# EOF");
@@ -166,14 +182,14 @@ static void test_openmetrics(void **state)
 static void test_stock_zones(void **state)
 {
 	struct tp_snapshot snap = snapshot();
-	struct tp_stock_zone zone = { .id = 3, .type = "cpu\"thermal", .temp_mc = -1500,
+	struct tp_thermal_zone zone = { .id = 3, .type = "cpu\"thermal", .temp_mc = -1500,
 		.nr_trips = 2, .trips = { { "passive", 70000, 2000 }, { "critical", 115500, TP_NONE } } };
-	struct tp_stock_cooling cool[2] = {
+	struct tp_thermal_cooling cool[2] = {
 		{ .id = 0, .type = "cpufreq-cpu0", .cur_state = 2, .max_state = 7 },
 		{ .id = 1, .type = "fan", .cur_state = TP_NONE, .max_state = 3 },
 	};
-	struct tp_stock_info st = { .nr_zones = 1, .zones = &zone, .nr_cooling = 2, .cooling = cool };
-	struct export_scrape sc = { .up = true, .source_kind = "stock", .snap = &snap, .stock = &st };
+	struct tp_thermal st = { .nr_zones = 1, .zones = &zone, .nr_cooling = 2, .cooling = cool };
+	struct export_scrape sc = { .up = true, .source_kind = "stock", .snap = &snap, .thermal = &st };
 	const char *t = render(&sc, EXPORT_TEXT_004);
 
 	assert_line(t, "thermpress_thermal_zone_temperature_celsius{zone=\"3\",type=\"cpu\\\"thermal\"} -1.5");
@@ -291,34 +307,58 @@ static void test_route(void **state)
 
 static void test_listen(void **state)
 {
-	static const char *const good[] = { "127.0.0.1:9465", "0.0.0.0:0", "[::1]:80",
-		"[::]:65535", "255.255.255.255:1", "[::ffff:1.2.3.4]:9" };
-	static const char *const bad[] = { "", ":9465", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536",
-		"127.0.0.1:-1", "127.0.0.1:+80", "127.0.0.1: 80", "localhost:80", "127.1:80",
-		"::1:80", "[::1]80", "[::1]:", "[127.0.0.1]:80", "1.2.3.4:000001", "[::1:80" };
-	struct sockaddr_storage a;
-	socklen_t len;
+	static const struct { const char *text; int kind; } good[] = {
+		{ "127.0.0.1:9465", EXPORT_LISTEN_ADDRESS }, { "0.0.0.0:0", EXPORT_LISTEN_ADDRESS },
+		{ "[::1]:80", EXPORT_LISTEN_ADDRESS }, { "[::]:65535", EXPORT_LISTEN_ADDRESS },
+		{ "255.255.255.255:1", EXPORT_LISTEN_ADDRESS },
+		{ "[::ffff:1.2.3.4]:9", EXPORT_LISTEN_ADDRESS },
+		/* as node_exporter's --web.listen-address */
+		{ ":9465", EXPORT_LISTEN_ANY }, { ":0", EXPORT_LISTEN_ANY },
+		{ "localhost:9465", EXPORT_LISTEN_NAME }, { "my-host.example:80", EXPORT_LISTEN_NAME },
+		{ "a1:1", EXPORT_LISTEN_NAME }, { "1a.2b:1", EXPORT_LISTEN_NAME },
+	};
+	static const char *const bad[] = { "", "9465", ":", "127.0.0.1", "127.0.0.1:",
+		"127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80", "127.0.0.1: 80", "127.1:80",
+		"1.2.3.4.5:80", "::1:80", "[::1]80", "[::1]:", "[127.0.0.1]:80", "1.2.3.4:000001",
+		"[::1:80", "[localhost]:80", "local_host:80", "-host:80", "host-:80", "a..b:80",
+		".host:80", "host.:80", ":9465:1", "local host:80", "localhost:http", "[]:80" };
+	struct export_listen a;
 	struct tp_error err = { 0 };
-	char back[80];
+	char back[300], name[300];
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		assert_int_equal(export_parse_listen(good[i], &a, &len, &err), 0);
-		export_format_listen((struct sockaddr *)&a, back, sizeof(back));
-		assert_string_equal(back, good[i]);
+		if (export_parse_listen(good[i].text, &a, &err) != 0)
+			fail_msg("'%s' refused: %s", good[i].text, err.msg);
+		assert_int_equal(a.kind, good[i].kind);
+		export_listen_text(&a, back, sizeof(back));
+		assert_string_equal(back, good[i].text);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(export_parse_listen(bad[i], &a, &len, &err), -EINVAL);
+		if (export_parse_listen(bad[i], &a, &err) != -EINVAL)
+			fail_msg("'%s' accepted", bad[i]);
 		assert_non_null(strstr(err.msg, "invalid listen address"));
-		assert_non_null(strstr(err.msg, "ADDR:PORT"));
+		assert_non_null(strstr(err.msg, ":9465, localhost:9465, 127.0.0.1:9465 or [::1]:9465"));
 	}
+	/* a label of 63 bytes, a name of 253: the longest; one more is refused */
+	memset(name, 'a', 253);
+	for (size_t i = 63; i < 253; i += 64)
+		name[i] = '.';
+	strcpy(name + 253, ":1");
+	assert_int_equal(export_parse_listen(name, &a, &err), 0);
+	assert_int_equal(a.kind, EXPORT_LISTEN_NAME);
+	strcpy(name + 253, "a:1");
+	assert_int_equal(export_parse_listen(name, &a, &err), -EINVAL);
+	memset(name, 'a', 64);
+	strcpy(name + 64, ":1");
+	assert_int_equal(export_parse_listen(name, &a, &err), -EINVAL);
 	/* a long or hostile text is cut and made safe, never at the cost of the valid form */
 	char long_text[600];
 	memset(long_text, '\xe0', sizeof(long_text) - 1);
 	long_text[sizeof(long_text) - 1] = '\0';
 	memcpy(long_text, "\x1b[2J", 4);
-	assert_int_equal(export_parse_listen(long_text, &a, &len, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "...' (expected ADDR:PORT"));
-	assert_non_null(strstr(err.msg, "as 127.0.0.1:9465 or [::1]:9465)"));
+	assert_int_equal(export_parse_listen(long_text, &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "...' (expected [HOST]:PORT"));
+	assert_non_null(strstr(err.msg, "127.0.0.1:9465 or [::1]:9465)"));
 	assert_null(strchr(err.msg, '\x1b'));
 }
 

@@ -322,10 +322,13 @@ static void test_thermal(void **state)
 	/* 20 s at full load: big has been capped, its temperature near the trip */
 	assert_true(th.zones[1].temp_mc > 60000 && th.zones[1].temp_mc < 80000);
 	assert_int_equal(th.nr_cooling, 1);
+	assert_int_equal(th.zones[1].id, 1);
 	assert_string_equal(th.cooling[0].type, "cpufreq-cpu4");
 	assert_int_equal(th.cooling[0].domain, 4);
 	assert_int_equal(th.cooling[0].max_state, 4);
 	assert_true(th.cooling[0].cur_state >= 1 && th.cooling[0].cur_state <= 4);
+	assert_true(th.cooling[0].cap_khz > 0);
+	tp_thermal_release(&th);
 	tp_source_close(src);
 
 	root = copy_fixture("arm64-biglittle-6.1");
@@ -337,11 +340,15 @@ static void test_thermal(void **state)
 	assert_int_equal(th.zones[0].temp_mc, 71250);
 	assert_int_equal(th.zones[0].nr_trips, 3);
 	assert_string_equal(th.zones[0].trips[2].type, "critical");
-	assert_int_equal(th.nr_cooling, 2);
+	/* every cooling device, a fan too (it caps no domain) */
+	assert_int_equal(th.nr_cooling, 3);
 	assert_string_equal(th.cooling[1].type, "cpufreq-cpu4");
 	assert_int_equal(th.cooling[1].domain, 4);
 	assert_int_equal(th.cooling[1].cur_state, 2);
 	assert_int_equal(th.cooling[1].max_state, 7);
+	assert_int_equal(th.cooling[1].cap_khz, 1416000);
+	assert_int_equal(th.cooling[2].domain, TP_NONE);
+	tp_thermal_release(&th);
 	tp_source_close(src);
 	remove_tree(root);
 
@@ -351,6 +358,64 @@ static void test_thermal(void **state)
 	expect_enotsup(tp_thermal_read(src, &th, &err), &err);
 	tp_source_close(src);
 	remove_patched(NULL);
+}
+
+/* Write TEXT to ROOT/sys/class/thermal/thermal_zone0/trip_point_T_NAME. */
+static void put_trip(const char *root, int t, const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone0/trip_point_%d_%s", root,
+		 t, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Every trip point up to TP_THERMAL_MAX_TRIPS, the same in every reader; more is said. */
+static void test_thermal_trips(void **state)
+{
+	struct tp_thermal th;
+	struct tp_stock_info info;
+	struct tp_error err = { 0 };
+	struct tp_source *src;
+	char *root = copy_fixture("arm64-biglittle-6.1"), temp[32];
+	bool noted = false;
+
+	(void)state;
+	assert_non_null(root);
+	for (int t = 3; t < 10; t++) {	/* 10 trip points: top once showed 8 */
+		snprintf(temp, sizeof(temp), "%d\n", 50000 + t * 1000);
+		put_trip(root, t, "type", "active\n");
+		put_trip(root, t, "temp", temp);
+	}
+	assert_int_equal(open_stock(root, TP_SOURCE_STOCK, &src, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.zones[0].nr_trips, 10);
+	assert_int_equal(th.zones[0].trips[9].temp_mc, 59000);
+	assert_false(th.zones[0].trips_left_out);
+	tp_thermal_release(&th);
+	tp_source_close(src);
+	for (int t = 10; t <= TP_THERMAL_MAX_TRIPS; t++) {	/* one more than is read */
+		snprintf(temp, sizeof(temp), "%d\n", 50000 + t * 1000);
+		put_trip(root, t, "type", "active\n");
+		put_trip(root, t, "temp", temp);
+	}
+	assert_int_equal(open_stock(root, TP_SOURCE_STOCK, &src, &err), 0);
+	assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+	assert_int_equal(th.zones[0].nr_trips, TP_THERMAL_MAX_TRIPS);
+	assert_true(th.zones[0].trips_left_out);
+	assert_false(th.zones[1].trips_left_out);
+	tp_thermal_release(&th);
+	assert_int_equal(tp_stock_describe(src, &info, &err), 0);
+	for (size_t i = 0; i < info.nr_notes; i++)
+		noted |= strstr(info.notes[i], "thermal_zone0 has more than 16 trip points") != NULL;
+	assert_true(noted);
+	tp_stock_info_release(&info);
+	tp_source_close(src);
+	remove_tree(root);
 }
 
 static void test_optional_ops(void **state)
@@ -452,6 +517,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trace_detect),
 		cmocka_unit_test(test_optional_ops),
 		cmocka_unit_test(test_thermal),
+		cmocka_unit_test(test_thermal_trips),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_snapshot_init),
 	};

@@ -177,18 +177,18 @@ static void test_cooling_type(void **state)
 	put("sys/class/thermal/cooling_device0/max_state", "3\n");
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		struct tp_source *src = NULL;
-		struct tp_stock_info info;
+		struct tp_thermal th;
 		struct tp_error err = { 0 };
 
 		put("sys/class/thermal/cooling_device0/type", types[i][0]);
 		assert_int_equal(tp_source_open(&opts, &src, &err), 0);
-		assert_int_equal(tp_stock_describe(src, &info, &err), 0);
-		assert_int_equal(info.nr_cooling, 1);
+		assert_int_equal(tp_thermal_read(src, &th, &err), 0);
+		assert_int_equal(th.nr_cooling, 1);
 		if (types[i][1][0] == '-')
-			assert_int_equal(info.cooling[0].domain, TP_NONE);
+			assert_int_equal(th.cooling[0].domain, TP_NONE);
 		else
-			assert_int_equal(info.cooling[0].domain, atoi(types[i][1]));
-		tp_stock_info_release(&info);
+			assert_int_equal(th.cooling[0].domain, atoi(types[i][1]));
+		tp_thermal_release(&th);
 		tp_source_close(src);
 	}
 }

@@ -5,9 +5,10 @@
  * A stock source (TP_SOURCE_STOCK, or TP_SOURCE_AUTO when no patched interface
  * exists) reads cpufreq, cpu_capacity and /sys/class/thermal under its root, and
  * knows from the running kernel's version and architecture what the scheduler does
- * with thermal pressure.  tp_snapshot carries the per-CPU columns; the facts that do
- * not fit there (thermal zones, cooling devices, the kernel's model, notes about
- * what is missing) come from tp_stock_describe().
+ * with thermal pressure.  tp_snapshot carries the per-CPU columns, tp_thermal_read()
+ * the thermal zones and cooling devices (as for every source); the facts that fit
+ * neither (the kernel's model, notes about what is missing) come from
+ * tp_stock_describe().
  *
  * Every function returns 0 or a negative errno and fills err; -ENOTSUP when src is
  * not a stock source.
@@ -56,31 +57,7 @@ enum tp_stock_cap_method {
 	TP_STOCK_CAP_COOLING_DEVICE,		/* the policy's cpufreq cooling device cur_state */
 };
 
-#define TP_STOCK_MAX_TRIPS 16
 #define TP_STOCK_MAX_NOTES 12
-
-struct tp_stock_trip {
-	char type[16];			/* "passive", "hot", "critical", "active" */
-	int64_t temp_mc;		/* millidegrees Celsius, TP_NONE when unreadable */
-	int64_t hyst_mc;		/* TP_NONE when absent */
-};
-
-struct tp_stock_zone {
-	int id;				/* N of thermal_zoneN */
-	char type[TP_NAME_MAX];		/* "cpu-thermal", "x86_pkg_temp" */
-	int64_t temp_mc;		/* TP_NONE when unreadable */
-	size_t nr_trips;
-	struct tp_stock_trip trips[TP_STOCK_MAX_TRIPS];
-};
-
-struct tp_stock_cooling {
-	int id;				/* N of cooling_deviceN */
-	char type[TP_NAME_MAX];		/* "cpufreq-cpu4", "Processor", "fan" */
-	int64_t cur_state, max_state;	/* TP_NONE when unreadable */
-	int domain;			/* the cpufreq policy (first CPU) it caps, TP_NONE:
-					   not a cpufreq cooling device */
-	int64_t cap_khz;		/* frequency of cur_state, TP_NONE when unknown */
-};
 
 struct tp_stock_info {
 	char release[65];		/* "6.1.0-18-arm64" */
@@ -121,16 +98,13 @@ struct tp_stock_info {
 	size_t nr_pending;		/* limits recorded there and not yet restored */
 	/* of those, the caps in force through each method */
 	size_t nr_pending_scaling, nr_pending_cooling;
-	size_t nr_zones;
-	struct tp_stock_zone *zones;	/* owned; tp_stock_info_release() */
-	size_t nr_cooling;
-	struct tp_stock_cooling *cooling;
 	/* What is missing and what can still be shown, one sentence each (no period). */
 	size_t nr_notes;
 	char notes[TP_STOCK_MAX_NOTES][320];
 };
 
-/* Fill info (zeroed by the call; release it with tp_stock_info_release()). */
+/* Fill info (zeroed by the call).  tp_stock_info_release() frees nothing today: info
+ * owns no memory since the zones moved to tp_thermal_read(); it is kept for callers. */
 int tp_stock_describe(struct tp_source *src, struct tp_stock_info *info, struct tp_error *err);
 void tp_stock_info_release(struct tp_stock_info *info);
 

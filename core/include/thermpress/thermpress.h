@@ -372,9 +372,13 @@ int tp_pending(struct tp_source *src, struct tp_pending *out, struct tp_error *e
 
 /* ---- Thermal zones ---------------------------------------------------------- */
 
-#define TP_THERMAL_MAX_ZONES 16
-#define TP_THERMAL_MAX_TRIPS 8
-#define TP_THERMAL_MAX_COOLING 16
+/*
+ * The one model of thermal zones and cooling devices, for every source and every
+ * reader (show status, show --json, top, export).  Zones and cooling devices are as
+ * many as the source has; a zone keeps at most TP_THERMAL_MAX_TRIPS trip points and
+ * says when it has more (trips_left_out), never cutting them silently.
+ */
+#define TP_THERMAL_MAX_TRIPS 16
 
 struct tp_thermal_trip {
 	char type[16];			/* "passive", "hot", "critical", "active" */
@@ -383,36 +387,43 @@ struct tp_thermal_trip {
 };
 
 struct tp_thermal_zone {
-	char type[TP_NAME_MAX];		/* "cpu-thermal", "big-thermal" */
+	int id;				/* N of thermal_zoneN (the simulator: its domain's index) */
+	char type[TP_NAME_MAX];		/* "cpu-thermal", "x86_pkg_temp", "big-thermal" */
 	int64_t temp_mc;		/* TP_NONE when unreadable */
 	size_t nr_trips;
 	struct tp_thermal_trip trips[TP_THERMAL_MAX_TRIPS];
+	/* the zone has more trip points than TP_THERMAL_MAX_TRIPS: the rest are not read */
+	bool trips_left_out;
 };
 
-/* A cooling device that caps a frequency domain (cpufreq cooling). */
 struct tp_thermal_cooling {
-	char type[TP_NAME_MAX];		/* "cpufreq-cpu4" */
-	int domain;			/* tp_domain.id of the domain it caps */
+	int id;				/* N of cooling_deviceN (the simulator numbers its own) */
+	char type[TP_NAME_MAX];		/* "cpufreq-cpu4", "Processor", "fan" */
+	int domain;			/* tp_domain.id of the frequency domain it caps (cpufreq
+					   cooling), TP_NONE: it caps none (a fan) */
 	int64_t cur_state, max_state;	/* 0: not capped; TP_NONE when unreadable */
+	int64_t cap_khz;		/* the frequency cur_state caps to, TP_NONE when unknown */
 };
 
-/* What a source knows of its thermal zones, now; fixed size, so it can be reused. */
+/* What a source knows of its thermal zones and cooling devices, now. */
 struct tp_thermal {
 	size_t nr_zones;
-	struct tp_thermal_zone zones[TP_THERMAL_MAX_ZONES];
+	struct tp_thermal_zone *zones;	/* owned; tp_thermal_release() */
 	size_t nr_cooling;
-	struct tp_thermal_cooling cooling[TP_THERMAL_MAX_COOLING];
+	struct tp_thermal_cooling *cooling;
 };
 
 /*
- * The temperatures, trip points and cpufreq cooling states the source has: the
- * simulator's heat model under a scenario (one zone per domain, and the cooling
- * device of the domain its governor caps), a stock kernel's /sys/class/thermal (the
- * first TP_THERMAL_MAX_ZONES zones).  0 with nothing in out when the source has none
- * (a simulator without a scenario); -ENOTSUP for a patched kernel's interface, which
- * carries no temperatures.
+ * The temperatures, trip points and cooling states the source has: the simulator's
+ * heat model under a scenario (one zone per domain, and the cpufreq cooling device of
+ * the domain its governor caps), a stock kernel's /sys/class/thermal (every zone and
+ * cooling device).  out is overwritten (release an earlier result first); free it with
+ * tp_thermal_release(), also after a failure.  0 with nothing in out when the source
+ * has none (a simulator without a scenario); -ENOTSUP for a patched kernel's
+ * interface, which carries no temperatures.
  */
 int tp_thermal_read(struct tp_source *src, struct tp_thermal *out, struct tp_error *err);
+void tp_thermal_release(struct tp_thermal *th);
 
 /* ---- Simulator ----------------------------------------------------------- */
 
