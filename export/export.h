@@ -65,7 +65,7 @@ struct export_scrape {
 };
 
 /*
- * Who computed a CPU's averaged pressure, the origin label: "thermpress" (its own
+ * Who computed a CPU's averaged pressure, the origin label: "estimated" (its own
  * estimate, avg_estimated: the source does not report it), "simulator" (the
  * simulator, in process or served), "kernel" (read from the kernel).
  */

@@ -215,7 +215,7 @@ static const struct family
 	fam_avg_info = FAMILY("thermpress_cpu_average_info",
 		"How thermpress_cpu_average_pressure was obtained: backend, and origin, who "
 		"computed it: kernel (read from the kernel), simulator (thermpress's simulator, "
-		"which reports it as a kernel would) or thermpress (its own estimate: the source "
+		"which reports it as a kernel would) or estimated (thermpress's own estimate: the source "
 		"does not report it)",
 		true, NULL),
 	fam_build = FAMILY("thermpress_build_info",
@@ -332,7 +332,7 @@ static void render_cpu_fact(struct export_buf *b, const struct tp_snapshot *snap
 const char *export_avg_origin(const struct tp_cpu *c, bool simulated)
 {
 	if (c->avg_estimated)
-		return "thermpress";
+		return "estimated";
 	return simulated ? "simulator" : "kernel";
 }
 

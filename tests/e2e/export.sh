@@ -252,7 +252,7 @@ run python3 "$PROBE" get "http://127.0.0.1:$exp_port/metrics"
 assert_contains "$out" 'thermpress_thermal_zone_temperature_celsius{zone="0",type="cpu-thermal"} 71.25' "stock: zone temperature in celsius"
 assert_contains "$out" 'thermpress_thermal_zone_trip_point_celsius{zone="0",type="cpu-thermal",trip="2",trip_type="critical"} 115' "stock: trip point"
 assert_contains "$out" 'thermpress_cooling_device_state{device="1",type="cpufreq-cpu4"} 2' "stock: cooling device state"
-assert_contains "$out" 'thermpress_cpu_average_info{cpu="4",domain="big",backend="pelt",origin="thermpress"} 1' "stock: the average is thermpress's estimate"
+assert_contains "$out" 'thermpress_cpu_average_info{cpu="4",domain="big",backend="pelt",origin="estimated"} 1' "stock: the average is thermpress's estimate"
 if command -v promtool >/dev/null; then
 	sed 1,3d <<<"$out" | promtool check metrics >"$tmp/pc.out" 2>&1 && pc=0 || pc=$?
 	assert_eq "$pc:$(cat "$tmp/pc.out")" "0:" "promtool check metrics on a stock kernel's metrics"

@@ -63,7 +63,7 @@ kill -TERM "$exp_pid"; wait "$exp_pid" 2>/dev/null || true
 cp -r "$E2E_DIR/../fixtures/stock/arm64-biglittle-6.1" "$tmp/stock"
 start_exporter "$tmp/stock.err" --root "$tmp/stock" export --listen 127.0.0.1:0
 run python3 "$PROBE" get "http://127.0.0.1:$exp_port/metrics"
-assert_contains "$out" 'thermpress_cpu_average_info{cpu="4",domain="big",backend="pelt",origin="thermpress"} 1' "export: thermpress's own estimate is origin=\"thermpress\""
+assert_contains "$out" 'thermpress_cpu_average_info{cpu="4",domain="big",backend="pelt",origin="estimated"} 1' "export: thermpress's own estimate is origin=\"estimated\""
 kill -TERM "$exp_pid"; wait "$exp_pid" 2>/dev/null || true
 
 # ---- a zone with more trip points than are read: said everywhere ------------------------------

@@ -86,7 +86,7 @@ static void test_cpu_metrics(void **state)
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
 		       "origin=\"kernel\"} 1");
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
-		       "origin=\"thermpress\"} 1");
+		       "origin=\"estimated\"} 1");
 	assert_line(t, "# TYPE thermpress_cpu_capacity gauge");
 	assert_line(t, "# TYPE thermpress_source_info gauge");
 	/* the build, as Prometheus's own *_build_info: a gauge of value 1 */
@@ -101,7 +101,7 @@ static void test_cpu_metrics(void **state)
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"4\",domain=\"big\",backend=\"decay\","
 		       "origin=\"simulator\"} 1");
 	assert_line(t, "thermpress_cpu_average_info{cpu=\"0\",domain=\"little\",backend=\"decay\","
-		       "origin=\"thermpress\"} 1");
+		       "origin=\"estimated\"} 1");
 	assert_no(t, "origin=\"kernel\"");
 	sc.simulated = false;
 	t = render(&sc, EXPORT_TEXT_004);
