@@ -20,19 +20,26 @@
 #define MAX_CONFIGS TP_REPLAY_MAX_BACKENDS
 #define MAX_RUNS 1000
 
+/* bench's defaults, spelled once: the option table, the help and the run use these */
+#define BENCH_DEFAULT_BACKENDS "instant,pelt,decay"
+#define BENCH_DEFAULT_DECAYS "125,250,500"
+#define BENCH_DEFAULT_RUNS 10
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 enum { OPT_BACKENDS, OPT_DECAY, OPT_RUNS, OPT_PROFILE };
 static const struct cmd_arg bench_opts[] = {
 	[OPT_BACKENDS] = { .name = "--backends", .kind = &kind_backend_list, .value_name = "LIST",
-			   .values = (const char *const[]){ "instant,pelt,decay", NULL },
+			   .values = (const char *const[]){ BENCH_DEFAULT_BACKENDS, NULL },
 			   .flags = ARG_REPEAT,
-			   .help = "the backends (default instant,pelt,decay; NAME:MS names one "
+			   .help = "the backends (default " BENCH_DEFAULT_BACKENDS "; NAME:MS names one "
 				   "decay period)" },
 	[OPT_DECAY] = { .name = "--decay", .kind = &kind_text, .value_name = "LIST",
-			.values = (const char *const[]){ "125,250,500", NULL }, .flags = ARG_REPEAT,
-			.help = "the decay periods in ms (default 125,250,500)" },
+			.values = (const char *const[]){ BENCH_DEFAULT_DECAYS, NULL }, .flags = ARG_REPEAT,
+			.help = "the decay periods in ms (default " BENCH_DEFAULT_DECAYS ")" },
 	[OPT_RUNS] = { .name = "--runs", .kind = &kind_int, .value_name = "N", .min = 1,
 		       .max = MAX_RUNS, .flags = ARG_REPEAT,
-		       .help = "runs per configuration (default 10)" },
+		       .help = "runs per configuration (default " STR(BENCH_DEFAULT_RUNS) ")" },
 	[OPT_PROFILE] = { .name = "--profile", .kind = &kind_file, .value_name = "PROFILE",
 			  .flags = ARG_REPEAT, .help = "a cap profile played alongside every run" },
 	{ 0 },
@@ -251,13 +258,13 @@ static int bench_prepare(struct cmd_ctx *ctx, const struct cmd_args *args, struc
 	int status, rc;
 
 	bn->command = args->words;
-	bn->runs = o[OPT_RUNS].given ? (long)o[OPT_RUNS].v.i : 10;
+	bn->runs = o[OPT_RUNS].given ? (long)o[OPT_RUNS].v.i : BENCH_DEFAULT_RUNS;
 	bn->profile = o[OPT_PROFILE].text;
 	if (!ctx_source(ctx))
 		return ctx->status;
 	if ((status = build_configs(ctx, o[OPT_BACKENDS].given ? o[OPT_BACKENDS].text :
-				    "instant,pelt,decay", o[OPT_DECAY].given ? o[OPT_DECAY].text :
-				    "125,250,500", bn->cfg, &bn->ncfg)))
+				    BENCH_DEFAULT_BACKENDS, o[OPT_DECAY].given ? o[OPT_DECAY].text :
+				    BENCH_DEFAULT_DECAYS, bn->cfg, &bn->ncfg)))
 		return status;
 	if (bn->profile && (status = exp_load_profile(ctx, bn->profile, &bn->prof)))
 		return status;
@@ -454,7 +461,7 @@ const struct cmd_entry cmd_bench_entry = {
 	.opts = bench_opts,
 	.summary = "time a workload under each backend and decay period",
 	.help = "For each configuration, switches the backend and decay period, then runs "
-		"COMMAND --runs times (default 10) with its standard output discarded, and prints "
+		"COMMAND --runs times (default " STR(BENCH_DEFAULT_RUNS) ") with its standard output discarded, and prints "
 		"the mean time and the standard deviation in % of the mean, as in the tables of "
 		"the thermal pressure series' cover letter, "
 		"with the 95% confidence interval of the mean, the share of the busy CPU time "
@@ -462,8 +469,8 @@ const struct cmd_entry cmd_bench_entry = {
 		"a simulator) and the workload's CPU migrations (a perf counter; - without perf "
 		"events), a line on stderr saying why a figure is missing.  "
 		"The configurations are each backend "
-		"of --backends (default instant,pelt,decay; NAME:MS names one decay period) "
-		"crossed with --decay (default 125,250,500) where it has a decay period; pelt "
+		"of --backends (default " BENCH_DEFAULT_BACKENDS "; NAME:MS names one decay period) "
+		"crossed with --decay (default " BENCH_DEFAULT_DECAYS ") where it has a decay period; pelt "
 		"rounds to its half-lives, so 125 runs as pelt:128.  --profile plays a cap "
 		"profile alongside every run and restores the caps after it: in real time, or on "
 		"a simulator with a virtual clock (--sim --virtual-clock, or a served one) at "

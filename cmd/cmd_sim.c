@@ -184,7 +184,7 @@ const struct cmd_entry cmd_sim_serve_entry = {
 		"until a signal stops it: SIGINT, SIGTERM, SIGHUP or SIGQUIT unmount it and exit "
 		"with status 128 + the signal's number (SIGPIPE is ignored).  Another process then reads "
 		"and steers it as it would a patched kernel: thermpress --root MOUNTPOINT.  The "
-		"preset (hikey960, db410c, smp:N), tick rate (100, 250, 1000), virtual clock and "
+		"preset (hikey960, db410c, smp:N), tick rate (" TP_HZ_RATES_TEXT "), virtual clock and "
 		"scenario default to the global --sim, --hz and --virtual-clock options.",
 	.flags = CMD_NO_SHELL,
 	.exec = exec_sim_serve,

@@ -145,7 +145,7 @@ struct cmd_entry {
 /* Options several commands share, spelled once. */
 /* the rates the simulator takes complete from the library (tp_sim_hz_rates) */
 #define CMD_OPT_HZ { .name = "--hz", .kind = &kind_hz, .value_name = "N", .flags = ARG_REPEAT, \
-	.help = "the tick rate: 100, 250 or 1000" }
+	.help = "the tick rate: " TP_HZ_RATES_TEXT }
 /* the positional arguments of the cap commands and show cpu */
 #define CMD_POS_CPULIST { .name = "CPULIST", .kind = &kind_cpulist, \
 	.help = "CPUs: 0-3,6, all, or a frequency domain name such as big" }
@@ -320,7 +320,7 @@ void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cm
 /* man.c */
 int print_man(struct cmd_ctx *ctx);
 
-/* cmd_sim.c: --hz N (100, 250, 1000); 0 or EXIT_USAGE (reported). */
+/* cmd_sim.c: --hz N (TP_HZ_RATES); 0 or EXIT_USAGE (reported). */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
 /* --scenario NAME: one of tp_sim_scenarios(); 0 or EXIT_USAGE (reported). */
 int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);

@@ -2,7 +2,7 @@
 /* The tick rates (CONFIG_HZ) the simulator runs at: one list for checks, messages and completion. */
 #include <thermpress/thermpress.h>
 
-static const int sim_rates[] = { 100, TP_HZ_DEFAULT, 1000 };
+static const int sim_rates[] = { TP_HZ_RATES };
 
 bool tp_sim_hz_valid(int hz)
 {
@@ -20,5 +20,5 @@ size_t tp_sim_hz_rates(const int **rates)
 
 const char *tp_sim_hz_rates_text(void)
 {
-	return "100, 250 or 1000";
+	return TP_HZ_RATES_TEXT;
 }

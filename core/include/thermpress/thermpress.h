@@ -58,11 +58,18 @@ const struct tp_version_info *tp_version(void);
 /* CONFIG_HZ when nothing says otherwise: the simulator's and replay's default. */
 #define TP_HZ_DEFAULT 250
 
-/* Whether hz is a tick rate the simulator runs at: 100, 250 or 1000. */
+/*
+ * The tick rates the simulator runs at, ascending, and the same as text for messages and
+ * help (a string literal, so that static help can quote it; test_tick checks the two agree).
+ */
+#define TP_HZ_RATES 100, TP_HZ_DEFAULT, 1000
+#define TP_HZ_RATES_TEXT "100, 250 or 1000"
+
+/* Whether hz is a tick rate the simulator runs at (TP_HZ_RATES). */
 bool tp_sim_hz_valid(int hz);
 /* Those rates, ascending; *rates points to a static array. */
 size_t tp_sim_hz_rates(const int **rates);
-/* The same as text for messages: "100, 250 or 1000". */
+/* The same as text for messages: TP_HZ_RATES_TEXT. */
 const char *tp_sim_hz_rates_text(void);
 
 /* The simulator's clock when it starts (and a profile's start when replayed): 10 s. */
