@@ -95,12 +95,21 @@ static int hold_wait(struct cmd_ctx *ctx, uint64_t dur_ns, struct tp_error *err)
  * entered there and its end gives each CPU what the ledger says; elsewhere *before gets
  * the limits to put back.  0 or an exit status.
  */
+/* Whether standard error takes a line at once (a pipe: PIPE_BUF bytes free); the
+ * interactive shell's messages go to its terminal. */
+static bool stderr_takes_it(const struct cmd_ctx *ctx)
+{
+	struct pollfd pfd = { .fd = STDERR_FILENO, .events = POLLOUT };
+
+	return ctx->cli || (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT));
+}
+
 static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
-		      const struct tp_cpuset *set, struct tp_limits **before, bool *ledger)
+		      const struct tp_cpuset *set, struct tp_limits **before, bool *ledger,
+		      char *warn, size_t warn_len)
 {
 	struct tp_error err = { 0 };
-	char warn[256];
-	int rc = cap_check_bare(ctx, NULL, set, args->pos[POS_VALUE].text, warn, sizeof(warn));
+	int rc = cap_check_bare(ctx, NULL, set, args->pos[POS_VALUE].text, warn, warn_len);
 
 	if (rc)
 		return rc;
@@ -117,8 +126,14 @@ static int hold_apply(struct cmd_ctx *ctx, const struct cmd_args *args,
 		tp_hold_end(ctx->src, NULL, NULL);	/* out of the ledger again */
 		*ledger = false;
 	}
-	if (rc == 0 && warn[0])
+	/* said now when standard error takes it, else after the hold (a full pipe must not
+	 * keep the cap past its time): warn is then left for the caller */
+	if (rc == 0 && warn[0] && stderr_takes_it(ctx)) {
 		cmd_warning(ctx, "%s", warn);
+		warn[0] = '\0';
+	}
+	if (rc < 0)
+		warn[0] = '\0';
 	return rc < 0 ? cmd_usage_tp_error(ctx, rc, &err) : 0;
 }
 
@@ -193,6 +208,7 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 	struct tp_error err = { 0 };
 	unsigned dropped = 0;
 	bool ledger = false;
+	char late_warning[256] = "";
 	int status, wait_rc;
 
 	/* everything is checked before anything is applied */
@@ -204,7 +220,7 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 
 	/* from here on a signal only sets exp_stop: the caps are put back below */
 	exp_signals_install();
-	status = hold_apply(ctx, args, &set, &before, &ledger);
+	status = hold_apply(ctx, args, &set, &before, &ledger, late_warning, sizeof(late_warning));
 	if (status)
 		goto out;
 	tp_cpuset_format(&set, list, sizeof(list));
@@ -213,6 +229,8 @@ static int exec_cap_hold(struct cmd_ctx *ctx, const struct cmd_args *args)
 	/* back to what was in force before the hold (an earlier cap set too), or to the cap
 	 * of the most recent holder still holding */
 	status = hold_end(ctx, ledger, before, list);
+	if (late_warning[0])	/* the caps are back: now it may wait for standard error */
+		cmd_warning(ctx, "%s", late_warning);
 	if (!status && exp_stop != SIGPIPE)
 		hold_say(ctx, &dropped, "restored cpus %s%s\n%s", list, signal_word(exp_stop), "");
 	if (!status && wait_rc < 0)	/* the clock could not be advanced: the hold ended early */

@@ -193,4 +193,35 @@ exec 5<&-
 "$TP" cap restore >/dev/null
 "$TP" cap clear all
 
+# the same with standard error a full pipe and a warning to say when the cap is set
+# (1MHz: below a tenth of the maximum): the warning waits, the hold ends on time, and
+# the warning comes once standard error takes it
+mkfifo "$tmp/fifo2"
+exec 6<>"$tmp/fifo2"
+python3 -c '
+import os
+fd = os.open(os.sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(fd, b"x" * 4096)
+except BlockingIOError:
+    pass' "$tmp/fifo2"
+"$TP" cap hold 4 1MHz --for 1s >"$tmp/full2.out" 2>"$tmp/fifo2" &
+pid=$!
+wait_until cap_is 4 1000 || fail "hold with a full error pipe never applied"
+sleep 2.5
+assert_eq "$(cap 4)" 0 "cap hold --for 1s, standard error a full pipe: the cap ended on time"
+timeout 5 cat <&6 >"$tmp/full2.err" &
+drain=$!
+set +e
+reap $pid
+rc=$?
+set -e
+assert_eq "$rc" 0 "cap hold, full error pipe: exit 0 once it drains"
+sleep 0.3
+kill $drain 2>/dev/null || true
+assert_contains "$(tr -d x <"$tmp/full2.err")" "1000 kHz is below a tenth" "cap hold, full error pipe: the warning is said after"
+exec 6<&-
+"$TP" cap clear all
+
 finish
