@@ -658,6 +658,48 @@ static void refused_record(struct tp_restore_report *rep, const struct tp_error 
 		 "and left out: %s", n ? "; " : "", why->msg);
 }
 
+/*
+ * Write back one record of the state file: a CPU's cap (the most recent live holder's,
+ * else the original) or a backend or decay period (a backend's decay period is set
+ * while it is active: *active follows the backend written).  0, 1 when the cap written
+ * is a live holder's (its record stays, updated), or -errno with one saying why.
+ */
+static int restore_entry(struct patched *p, struct tp_state *st, struct tp_state_entry *e,
+			 char active[TP_NAME_MAX], struct tp_error *one)
+{
+	char value[4096];
+	int rc = 0;
+
+	if (e->kind == TP_STATE_CAP) {
+		struct tp_state_entry *h = tp_state_last_hold(&st->doc, TP_STATE_CAP, e->id);
+		int64_t khz = h ? h->applied : e->original;
+		struct tp_cpuset one_cpu;
+
+		tp_cpuset_zero(&one_cpu);
+		tp_cpuset_add(&one_cpu, e->id);
+		rc = inject_value(&one_cpu, (uint64_t)khz, value, sizeof(value), one);
+		if (rc == 0)
+			rc = write_file(p, "inject", value, one);
+		if (rc == 0 && khz != e->original) {
+			e->applied = khz;
+			st->dirty = true;
+			return 1;
+		}
+		return rc;
+	}
+	if (strcmp(active, e->name)) {
+		snprintf(value, sizeof(value), "%s\n", e->name);
+		rc = write_file(p, "backend", value, one);
+		if (rc == 0)
+			snprintf(active, TP_NAME_MAX, "%s", e->name);
+	}
+	if (rc == 0 && e->kind == TP_STATE_DECAY) {
+		snprintf(value, sizeof(value), "%lld\n", (long long)e->original);
+		rc = write_file(p, "decay_ms", value, one);
+	}
+	return rc;
+}
+
 static int patched_restore(struct tp_source *src, struct tp_restore_report *rep, struct tp_error *err)
 {
 	static const enum tp_state_kind order[] = { TP_STATE_CAP, TP_STATE_DECAY, TP_STATE_BACKEND };
@@ -688,36 +730,10 @@ static int patched_restore(struct tp_source *src, struct tp_restore_report *rep,
 				i++;
 				continue;
 			}
-			if (e->kind == TP_STATE_CAP) {
-				struct tp_state_entry *h = tp_state_last_hold(&st.doc, TP_STATE_CAP, e->id);
-				int64_t khz = h ? h->applied : e->original;
-				struct tp_cpuset one_cpu;
-
-				tp_cpuset_zero(&one_cpu);
-				tp_cpuset_add(&one_cpu, e->id);
-				rc = inject_value(&one_cpu, (uint64_t)khz, value, sizeof(value), &one);
-				if (rc == 0)
-					rc = write_file(p, "inject", value, &one);
-				if (rc == 0 && khz != e->original) {
-					/* a live holder's cap: its original stays for its end */
-					e->applied = khz;
-					st.dirty = true;
-					i++;
-					continue;
-				}
-			} else {
-				/* a backend's decay period is set while it is active */
-				rc = 0;
-				if (strcmp(active, e->name)) {
-					snprintf(value, sizeof(value), "%s\n", e->name);
-					rc = write_file(p, "backend", value, &one);
-					if (rc == 0)
-						snprintf(active, sizeof(active), "%s", e->name);
-				}
-				if (rc == 0 && e->kind == TP_STATE_DECAY) {
-					snprintf(value, sizeof(value), "%lld\n", (long long)e->original);
-					rc = write_file(p, "decay_ms", value, &one);
-				}
+			rc = restore_entry(p, &st, e, active, &one);
+			if (rc == 1) {
+				i++;	/* a live holder's cap: the record stays for its end */
+				continue;
 			}
 			if (rc == -EINVAL) {
 				/* the interface refuses the recorded value: it never can be written

@@ -73,6 +73,44 @@ static void sync_layout(struct model *m, struct layout *l, unsigned *gen, int w,
 		model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
 }
 
+/* Draw the frame when something changed (curses sends only the difference). */
+static void redraw(const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui,
+		   unsigned *gen, int w, int h)
+{
+	struct canvas cv = { .w = w, .h = h, .win = stdscr, .g = g };
+
+	if (!ui->dirty)
+		return;
+	if (*gen != m->gen)
+		sync_layout(m, l, gen, w, h);
+	werase(stdscr);
+	draw_frame(&cv, m, l, ui);
+	wnoutrefresh(stdscr);
+	doupdate();
+	ui->dirty = false;
+}
+
+/* No key came before the timeout: a sample when one is due (*next: its time). */
+static void on_idle(struct tp_source *src, struct model *m, struct layout *l, struct ui *ui,
+		    unsigned *gen, int w, int h, uint64_t *next)
+{
+	uint64_t now = mono_ns();
+
+	if (!ui->paused && now >= *next) {
+		sample(src, m, ui);
+		/* the selection moves by itself only in follow mode (f) */
+		if (*gen != m->gen || l->thermal_rows != model_thermal_rows(m))
+			sync_layout(m, l, gen, w, h);
+		else if (layout_follow_pressure(l, m))
+			model_select(m, l->items[l->cur].kind, l->items[l->cur].index);
+		*next += ui->interval_ns;
+		if (*next <= now)
+			*next = now + ui->interval_ns;
+	}
+	if (ui->paused)
+		ui->dirty = true;	/* the wall clock in the header */
+}
+
 static int run_live(struct tp_source *src, const struct top_options *opts,
 		    const struct glyphs *g, struct model *m, struct layout *l, struct ui *ui,
 		    struct tp_error *err)
@@ -101,17 +139,7 @@ static int run_live(struct tp_source *src, const struct top_options *opts,
 		uint64_t now;
 		int ch;
 
-		if (ui->dirty) {
-			struct canvas cv = { .w = w, .h = h, .win = stdscr, .g = g };
-
-			if (gen != m->gen)
-				sync_layout(m, l, &gen, w, h);
-			werase(stdscr);
-			draw_frame(&cv, m, l, ui);
-			wnoutrefresh(stdscr);
-			doupdate();
-			ui->dirty = false;
-		}
+		redraw(g, m, l, ui, &gen, w, h);
 		now = mono_ns();
 		if (ui->paused) {
 			timeout(1000);
@@ -123,21 +151,7 @@ static int run_live(struct tp_source *src, const struct top_options *opts,
 		if (tui_stop)
 			break;
 		if (ch == ERR) {
-			now = mono_ns();
-			if (!ui->paused && now >= next) {
-				sample(src, m, ui);
-				/* the selection moves by itself only in follow mode (f) */
-				if (gen != m->gen || l->thermal_rows != model_thermal_rows(m))
-					sync_layout(m, l, &gen, w, h);
-				else if (layout_follow_pressure(l, m))
-					model_select(m, l->items[l->cur].kind,
-						     l->items[l->cur].index);
-				next += ui->interval_ns;
-				if (next <= now)
-					next = now + ui->interval_ns;
-			}
-			if (ui->paused)
-				ui->dirty = true;	/* the wall clock in the header */
+			on_idle(src, m, l, ui, &gen, w, h, &next);
 			continue;
 		}
 		if (ch == KEY_RESIZE) {

@@ -1196,6 +1196,40 @@ bad:
  * metadata's source alone is an object).  Returns 1 when *r was filled with a row, 0
  * for the metadata object.
  */
+/* A member of the metadata object (its first line): source, backend and the rest. */
+static int jsonl_meta_member(struct tp_trace_reader *rd, const char *key, char *val, bool string,
+			     bool missing, char *msg, size_t len)
+{
+	if (!string && !missing && (!strcmp(key, "source") || !strcmp(key, "backend"))) {
+		snprintf(msg, len, "%s must be %s", key, key[0] == 's' ?
+			 "an object {kind, description} or a string" : "a string");
+		return -EINVAL;
+	}
+	return meta_kv(&rd->meta, key, val, missing, msg, len);
+}
+
+/* A member of a row: a column by its name (have[] marks it), others ignored. */
+static int jsonl_row_member(struct tp_trace_row *r, bool have[NCOLS], const char *key, char *val,
+			    bool string, bool missing, char *msg, size_t len)
+{
+	for (size_t c = 0; c < NCOLS; c++) {
+		int rc;
+
+		if (strcmp(key, columns[c].name))
+			continue;
+		if (string != (c == COL_BACKEND) && !missing) {
+			snprintf(msg, len, "%s must be %s", key,
+				 c == COL_BACKEND ? "a string or null" : "a number");
+			return -EINVAL;
+		}
+		rc = set_field(r, c, val, missing, msg, len);
+		if (rc)
+			return rc;
+		have[c] = true;
+	}
+	return 0;
+}
+
 static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, struct tp_trace_row *r,
 			char *msg, size_t len)
 {
@@ -1236,30 +1270,10 @@ static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, stru
 			return rc;
 		missing = !string && !strcmp(val, "null");
 		/* the key is decoded in place before its value: both stay valid until here */
-		if (is_meta) {
-			if (!string && !missing && (!strcmp(key, "source") || !strcmp(key, "backend"))) {
-				snprintf(msg, len, "%s must be %s", key, key[0] == 's' ?
-					 "an object {kind, description} or a string" : "a string");
-				return -EINVAL;
-			}
-			rc = meta_kv(&rd->meta, key, val, missing, msg, len);
-			if (rc)
-				return rc;
-		} else {
-			for (size_t c = 0; c < NCOLS; c++) {
-				if (strcmp(key, columns[c].name))
-					continue;
-				if (string != (c == COL_BACKEND) && !missing) {
-					snprintf(msg, len, "%s must be %s", key,
-						 c == COL_BACKEND ? "a string or null" : "a number");
-					return -EINVAL;
-				}
-				rc = set_field(r, c, val, missing, msg, len);
-				if (rc)
-					return rc;
-				have[c] = true;
-			}
-		}
+		rc = is_meta ? jsonl_meta_member(rd, key, val, string, missing, msg, len)
+			     : jsonl_row_member(r, have, key, val, string, missing, msg, len);
+		if (rc)
+			return rc;
 		*p = save;
 next:
 		if ((rc = json_member_end(&p)) < 0)
