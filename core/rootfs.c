@@ -24,6 +24,72 @@ static int open_flags(int flags)
 	return flags | O_CLOEXEC;
 }
 
+/* The directory dirfd itself, opened with flags (never created). */
+static int open_dir_itself(int dirfd, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, ".", open_flags(flags & ~(O_CREAT | O_EXCL)), mode);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The next component of *p into name, *p moved past it and its slashes, *last when it
+ * was the last one.  0, 1 when none is left ("" or a trailing slash: the directory
+ * itself), or -ENAMETOOLONG.
+ */
+static int next_component(char **p, char name[NAME_MAX + 1], bool *last)
+{
+	size_t len;
+
+	while (**p == '/')
+		(*p)++;
+	if (!**p)
+		return 1;
+	len = strcspn(*p, "/");
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, *p, len);
+	name[len] = '\0';
+	*p += len;
+	while (**p == '/')
+		(*p)++;
+	*last = !**p;
+	return 0;
+}
+
+/*
+ * name in dirfd is a symbolic link: what is left to resolve becomes TARGET/rest (*rest
+ * replaced, *p at its start).  -ELOOP past MAX_LINKS links, -EXDEV for an absolute
+ * target (it leaves the root).
+ */
+static int expand_link(int dirfd, const char *name, bool last, int *links, char **rest, char **p)
+{
+	char target[PATH_MAX], *grown;
+	ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+	size_t tl, rl;
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	if (++*links > MAX_LINKS)
+		return -ELOOP;
+	if (target[0] == '/')
+		return -EXDEV;
+	tl = (size_t)n;
+	rl = strlen(*p);
+	grown = malloc(tl + 1 + rl + 1);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown, target, tl);
+	grown[tl] = '/';
+	memcpy(grown + tl + 1, *p, rl + 1);
+	if (last)
+		grown[tl] = '\0';
+	free(*rest);
+	*rest = *p = grown;
+	return 0;
+}
+
 int tp_open_beneath_walk(int rootfd, const char *rel, int flags, mode_t mode)
 {
 	/* rest: what is left to resolve; it grows when a symlink is expanded */
@@ -38,101 +104,43 @@ int tp_open_beneath_walk(int rootfd, const char *rel, int flags, mode_t mode)
 	p = rest;
 	for (;;) {
 		char name[NAME_MAX + 1];
-		size_t len;
-		bool last;
+		bool last = false;
 		struct stat sb;
 
-		while (*p == '/')
-			p++;
-		if (!*p) {	/* "" or a trailing slash: the directory itself */
-			rc = openat(fds[depth], ".", open_flags(flags & ~(O_CREAT | O_EXCL)), mode);
-			rc = rc < 0 ? -errno : rc;
-			break;
-		}
-		len = strcspn(p, "/");
-		if (len > NAME_MAX) {
-			rc = -ENAMETOOLONG;
-			break;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		p += len;
-		while (*p == '/')
-			p++;
-		last = !*p;
-		if (!strcmp(name, ".")) {
-			if (last) {
-				rc = openat(fds[depth], ".", open_flags(flags & ~(O_CREAT | O_EXCL)), mode);
-				rc = rc < 0 ? -errno : rc;
-				break;
-			}
+		rc = next_component(&p, name, &last);
+		if (rc)	/* 1: nothing left, the directory itself */
+			rc = rc > 0 ? open_dir_itself(fds[depth], flags, mode) : rc;
+		else if (!strcmp(name, ".") && last)
+			rc = open_dir_itself(fds[depth], flags, mode);
+		else if (!strcmp(name, "."))
 			continue;
-		}
-		if (!strcmp(name, "..")) {
-			if (depth == 0) {
-				rc = -EXDEV;	/* above the root */
-				break;
-			}
+		else if (!strcmp(name, "..") && depth == 0)
+			rc = -EXDEV;	/* above the root */
+		else if (!strcmp(name, "..")) {
 			close(fds[depth--]);
-			if (last) {
-				rc = openat(fds[depth], ".", open_flags(flags & ~(O_CREAT | O_EXCL)), mode);
-				rc = rc < 0 ? -errno : rc;
-				break;
-			}
-			continue;
-		}
-		if (fstatat(fds[depth], name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode)) {
-			char target[PATH_MAX];
-			ssize_t n = readlinkat(fds[depth], name, target, sizeof(target) - 1);
-			size_t tl, rl;
-			char *grown;
-
-			if (n < 0) {
-				rc = -errno;
-				break;
-			}
-			target[n] = '\0';
-			if (++links > MAX_LINKS) {
-				rc = -ELOOP;
-				break;
-			}
-			if (target[0] == '/') {
-				rc = -EXDEV;	/* an absolute link leaves the root */
-				break;
-			}
-			/* rest becomes TARGET/rest */
-			tl = (size_t)n;
-			rl = strlen(p);
-			grown = malloc(tl + 1 + rl + 1);
-			if (!grown) {
-				rc = -ENOMEM;
-				break;
-			}
-			memcpy(grown, target, tl);
-			grown[tl] = '/';
-			memcpy(grown + tl + 1, p, rl + 1);
-			if (last)
-				grown[tl] = '\0';
-			free(rest);
-			rest = p = grown;
-			continue;
-		}
-		if (last) {
+			if (!last)
+				continue;
+			rc = open_dir_itself(fds[depth], flags, mode);
+		} else if (fstatat(fds[depth], name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+			   S_ISLNK(sb.st_mode)) {
+			rc = expand_link(fds[depth], name, last, &links, &rest, &p);
+			if (rc == 0)
+				continue;
+		} else if (last) {
 			/* O_NOFOLLOW: a link planted since the check above fails (ELOOP) */
 			rc = openat(fds[depth], name, open_flags(flags | O_NOFOLLOW), mode);
 			rc = rc < 0 ? -errno : rc;
-			break;
-		}
-		if (depth + 1 == MAX_DEPTH) {
+		} else if (depth + 1 == MAX_DEPTH) {
 			rc = -ENAMETOOLONG;
-			break;
-		}
-		rc = openat(fds[depth], name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (rc < 0) {
+		} else {
+			rc = openat(fds[depth], name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (rc >= 0) {
+				fds[++depth] = rc;
+				continue;
+			}
 			rc = errno == ELOOP ? -EXDEV : -errno;
-			break;
 		}
-		fds[++depth] = rc;
+		break;
 	}
 	while (depth > 0)
 		close(fds[depth--]);
