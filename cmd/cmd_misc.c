@@ -316,10 +316,14 @@ void complete_candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_
 			cands_add_desc(&all, global_options[k].name, global_options[k].help);
 	else if (i >= 0)
 		complete_command_line(ctx, argc - i, argv + i, partial, &all);
-	/* directives (":files") are for the caller, whatever the partial word */
-	for (size_t k = 0; k < all.n; k++)
-		if (all.v[k][0] == ':' || !strncmp(all.v[k], partial, strlen(partial)))
+	/* directives (":files") are for the caller, whatever the partial word; an example
+	 * (its word the description) only when the partial word starts it */
+	for (size_t k = 0; k < all.n; k++) {
+		const char *word = strcmp(all.v[k], CMD_COMPLETE_EXAMPLE) ? all.v[k] : all.desc[k];
+		if ((all.v[k][0] == ':' && word == all.v[k]) ||
+		    !strncmp(word, partial, strlen(partial)))
 			cands_add_desc(out, all.v[k], all.desc[k]);
+	}
 	cands_free(&all);
 }
 
