@@ -404,8 +404,9 @@ const struct cmd_entry cmd_shell_entry = {
 	.summary = "read commands interactively",
 	.help = "Starts an interactive shell on the terminal over the same commands (those "
 		"that can run in it): ? lists what may come next, TAB completes commands and the "
-		"values of their arguments and options (CPU lists, backends, file names), the "
-		"arrow keys "
+		"values of their arguments and options (CPU lists, backends, file names); after "
+		"a command's words both show the argument that comes next with examples (cap "
+		"set big ?: VALUE: 1800MHz, 2.36GHz, cap=600, 60%), the arrow keys "
 		"recall history, and COMMAND | include PATTERN filters the output, as do "
 		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
 		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "
@@ -453,7 +454,9 @@ const struct cmd_entry cmd_complete_entry = {
 	.summary = "print completion candidates for the last word",
 	.help = "Used by the bash, zsh and fish completions: one candidate a line, its "
 		"description after a tab; :files, :dirs and :commands ask the shell for file "
-		"names, directories and command names.",
+		"names, directories and command names; :hint's description is the argument that "
+		"comes next with its examples, and each :example's one of those examples, for a "
+		"shell that cannot show a message.",
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_complete,
 };
