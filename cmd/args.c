@@ -612,7 +612,8 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 		value_candidates(ctx, p, false, sc.first_word < 0 ? 0 : argc - sc.first_word,
 				 sc.first_word < 0 ? NULL : argv + sc.first_word, out);
 	else if (p && p->kind && p->kind->complete)
-		p->kind->complete(ctx, p, 0, NULL, out);
+		p->kind->complete(ctx, p, sc.first_word < 0 ? 0 : argc - sc.first_word,
+				  sc.first_word < 0 ? NULL : argv + sc.first_word, out);
 	/* the options come after a positional's own words, or when a dash is typed; not
 	 * while a required positional is still to come (cap set big: VALUE, not --via) */
 	bool words = false;

@@ -252,4 +252,6 @@ static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 	(void)a;
 	complete_command_words(ctx->mode, argc, argv, out);
 }
-const struct cmd_kind kind_command = { "command", NULL, complete_command, NULL };
+/* examples of one or more words: never offered as words (complete has candidates) */
+const struct cmd_kind kind_command = { "command", NULL, complete_command,
+	"show, cap set, sim advance" };
