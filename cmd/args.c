@@ -517,6 +517,77 @@ static void scan_words(const struct cmd_entry *e, int argc, char **argv, struct 
 	}
 }
 
+/* A value's argument (a positional or an option's) takes words of its kind only. */
+static bool takes_value(const struct cmd_arg *a)
+{
+	return a && a->kind && a->kind != &kind_words && !(a->flags & (ARG_RAW | ARG_AFTER_DASHES));
+}
+
+const struct cmd_arg *args_next(const struct cmd_entry *e, int argc, char **argv, bool *option)
+{
+	struct scan sc;
+	size_t index;
+	const struct cmd_arg *p;
+
+	scan_words(e, argc, argv, &sc);
+	*option = sc.pending != NULL;
+	if (sc.pending)
+		return sc.pending;
+	if (sc.dashes >= 0)
+		return NULL;
+	p = positional_at(e, sc.filled, &index);
+	return takes_value(p) ? p : NULL;
+}
+
+void args_hint(struct cmd_ctx *ctx, const struct cmd_arg *a, bool option, char *buf, size_t len)
+{
+	struct cmd_cands c = { 0 };
+	size_t shown = 0;
+
+	/* "--interval DURATION", "--via" (its values follow), "VALUE" */
+	snprintf(buf, len, "%s%s%s:", a->name, option && a->value_name ? " " : "",
+		 option && a->value_name ? a->value_name : "");
+	if (a->kind->examples) {
+		append(buf, len, " %s", a->kind->examples);
+		return;
+	}
+	if (a->kind->complete)
+		a->kind->complete(ctx, a, 0, NULL, &c);
+	for (size_t k = 0; k < c.n && shown < 8; k++)
+		if (c.v[k][0] != ':')
+			append(buf, len, "%s %s", shown++ ? "," : "", c.v[k]);
+	if (shown == 8 && c.n > 8)
+		append(buf, len, ", ...");
+	if (!shown)
+		append(buf, len, " %s", a->help ? a->help : a->kind->name);
+	cands_free(&c);
+}
+
+/*
+ * The candidates for a's value: its kind's, the hint (CMD_COMPLETE_HINT), and when the
+ * kind has none, its examples as words (CMD_COMPLETE_EXAMPLE) for bash and fish.
+ */
+static void value_candidates(struct cmd_ctx *ctx, const struct cmd_arg *a, bool option,
+			     int argc, char **argv, struct cmd_cands *out)
+{
+	char hint[512], word[128];
+	size_t before;
+
+	/* first: fish describes the words after it with its name */
+	args_hint(ctx, a, option, hint, sizeof(hint));
+	cands_add_desc(out, CMD_COMPLETE_HINT, hint);
+	before = out->n;
+	if (a->kind->complete)
+		a->kind->complete(ctx, a, argc, argv, out);
+	bool own = out->n > before;
+	for (const char *x = a->kind->examples; !own && x && *x; x += strspn(x, ", ")) {
+		size_t n = strcspn(x, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)(n && x[n - 1] == ',' ? n - 1 : n), x);
+		cands_add_desc(out, CMD_COMPLETE_EXAMPLE, word);
+		x += n;
+	}
+}
+
 void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
 		   const char *partial, struct cmd_cands *out)
 {
@@ -526,8 +597,7 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 
 	scan_words(e, argc, argv, &sc);
 	if (sc.pending) {
-		if (sc.pending->kind->complete)
-			sc.pending->kind->complete(ctx, sc.pending, 0, NULL, out);
+		value_candidates(ctx, sc.pending, true, 0, NULL, out);
 		return;
 	}
 	if (sc.dashes >= 0) {
@@ -538,10 +608,14 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 	if (p && (p->flags & ARG_RAW))
 		return;
 	before = out->n;
-	if (p && p->kind && p->kind->complete)
+	if (takes_value(p))
+		value_candidates(ctx, p, false, sc.first_word < 0 ? 0 : argc - sc.first_word,
+				 sc.first_word < 0 ? NULL : argv + sc.first_word, out);
+	else if (p && p->kind && p->kind->complete)
 		p->kind->complete(ctx, p, sc.first_word < 0 ? 0 : argc - sc.first_word,
 				  sc.first_word < 0 ? NULL : argv + sc.first_word, out);
-	/* the options come after a positional's own words, or when a dash is typed */
+	/* the options come after a positional's own words, or when a dash is typed; not
+	 * while a required positional is still to come (cap set big: VALUE, not --via) */
 	bool words = false;
 	for (size_t k = before; k < out->n; k++)
 		words |= out->v[k][0] != ':';
@@ -549,7 +623,7 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 	for (size_t i = 0; (a = args_option(e, i)); i++) {
 		if (sc.given[i] || (is_keyword(a) && !keywords))
 			continue;
-		if (words && partial[0] != '-' && a != &opt_json)
+		if (partial[0] != '-' && (!keywords || (words && a != &opt_json)))
 			continue;
 		cands_add_desc(out, a->short_name ? a->short_name : a->name, a->help);
 		if (a->no_name)

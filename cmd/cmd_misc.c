@@ -316,10 +316,14 @@ void complete_candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_
 			cands_add_desc(&all, global_options[k].name, global_options[k].help);
 	else if (i >= 0)
 		complete_command_line(ctx, argc - i, argv + i, partial, &all);
-	/* directives (":files") are for the caller, whatever the partial word */
-	for (size_t k = 0; k < all.n; k++)
-		if (all.v[k][0] == ':' || !strncmp(all.v[k], partial, strlen(partial)))
+	/* directives (":files") are for the caller, whatever the partial word; an example
+	 * (its word the description) only when the partial word starts it */
+	for (size_t k = 0; k < all.n; k++) {
+		const char *word = strcmp(all.v[k], CMD_COMPLETE_EXAMPLE) ? all.v[k] : all.desc[k];
+		if ((all.v[k][0] == ':' && word == all.v[k]) ||
+		    !strncmp(word, partial, strlen(partial)))
 			cands_add_desc(out, all.v[k], all.desc[k]);
+	}
 	cands_free(&all);
 }
 
@@ -400,8 +404,9 @@ const struct cmd_entry cmd_shell_entry = {
 	.summary = "read commands interactively",
 	.help = "Starts an interactive shell on the terminal over the same commands (those "
 		"that can run in it): ? lists what may come next, TAB completes commands and the "
-		"values of their arguments and options (CPU lists, backends, file names), the "
-		"arrow keys "
+		"values of their arguments and options (CPU lists, backends, file names); after "
+		"a command's words both show the argument that comes next with examples (cap "
+		"set big ?: VALUE: 1800MHz, 2.36GHz, cap=600, 60%), the arrow keys "
 		"recall history, and COMMAND | include PATTERN filters the output, as do "
 		"exclude PATTERN, begin PATTERN and count, each by any unique prefix (| inc, "
 		"| exc, | beg, | co; PATTERN is an extended regular expression).  Ctrl-C drops "
@@ -455,7 +460,9 @@ const struct cmd_entry cmd_complete_entry = {
 	.summary = "print completion candidates for the last word",
 	.help = "Used by the bash, zsh and fish completions: one candidate a line, its "
 		"description after a tab; :files, :dirs and :commands ask the shell for file "
-		"names, directories and command names.",
+		"names, directories and command names; :hint's description is the argument that "
+		"comes next with its examples, and each :example's one of those examples, for a "
+		"shell that cannot show a message.",
 	.flags = CMD_HIDDEN | CMD_NO_SHELL,
 	.exec = exec_complete,
 };

@@ -34,10 +34,10 @@
 struct cmd_ctx;
 struct cli_def;
 
-/* A list of completion candidates, each with a description or NULL (static text). */
+/* A list of completion candidates, each with a description or NULL (both copied). */
 struct cmd_cands {
 	char **v;
-	const char **desc;
+	char **desc;
 	size_t n, alloc;
 };
 void cands_add(struct cmd_cands *c, const char *word);
@@ -71,6 +71,10 @@ struct cmd_kind {
 	/* argv: the words already given to a repeatable positional (else none). */
 	void (*complete)(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			 struct cmd_cands *out);
+	/* "1800MHz, 2.36GHz, cap=600, 60%": what `?`, TAB and the completions show for a
+	 * value (args_hint()), and offer as words when complete has none; NULL: the
+	 * candidates complete gives are the examples. */
+	const char *examples;
 };
 extern const struct cmd_kind kind_text, kind_file, kind_dir, kind_words, kind_duration,
 	kind_int, kind_hz, kind_cpulist, kind_cap_value, kind_cap_method, kind_decay,
@@ -81,6 +85,12 @@ extern const struct cmd_kind kind_text, kind_file, kind_dir, kind_words, kind_du
 #define CMD_COMPLETE_FILES ":files"
 #define CMD_COMPLETE_DIRS ":dirs"
 #define CMD_COMPLETE_COMMANDS ":commands"
+/* ":hint", its description "VALUE: 1800MHz, 2.36GHz, cap=600, 60%": the argument that
+ * comes next and its examples (zsh's _message; the shell's TAB and ?).  ":example", its
+ * description a word: one of those examples, for the completions that cannot show a
+ * message (bash, fish), given when the argument's kind has no candidates of its own. */
+#define CMD_COMPLETE_HINT ":hint"
+#define CMD_COMPLETE_EXAMPLE ":example"
 
 /* cmd_arg flags */
 #define ARG_OPTIONAL	(1u << 0)	/* positional: may be left out */
@@ -249,6 +259,13 @@ const struct cmd_arg *args_option(const struct cmd_entry *e, size_t i);
 /* Whether word is option a: 1 its name (or short name), 0 its negative form, -1 not;
  * *value gets the text after '=' (else NULL). */
 int args_match(const struct cmd_arg *a, const char *word, const char **value);
+/* The argument the complete words argv of e leave next: the value of the option they end
+ * with (*option set), or a positional taking a value; NULL: none (all given, or the words
+ * of a command). */
+const struct cmd_arg *args_next(const struct cmd_entry *e, int argc, char **argv, bool *option);
+/* "VALUE: 1800MHz, 2.36GHz, cap=600, 60%", "--via METHOD: scaling_max_freq, cooling": a's
+ * name and its kind's examples (else its candidates, else its help). */
+void args_hint(struct cmd_ctx *ctx, const struct cmd_arg *a, bool option, char *buf, size_t len);
 /* Completion candidates for the word partial after the complete words argv of e. */
 void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
 		   const char *partial, struct cmd_cands *out);

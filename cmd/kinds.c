@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kinds of values a command's arguments take: how each is read and checked (its
- * errors are usage errors, in the command's usage shape: args.c sets it), and what is
- * offered to complete it.
+ * errors are usage errors, in the command's usage shape: args.c sets it), what is
+ * offered to complete it, and the examples that `?`, TAB and the bash, zsh and fish
+ * completions show for it (args_hint(): "VALUE: 1800MHz, 2.36GHz, cap=600, 60%"): the
+ * one place they are written.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,11 +40,13 @@ static void complete_dirs(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc
 	cands_add(out, CMD_COMPLETE_DIRS);
 }
 
-const struct cmd_kind kind_text = { "text", NULL, complete_values };
-const struct cmd_kind kind_file = { "file", NULL, complete_files };
-const struct cmd_kind kind_dir = { "directory", NULL, complete_dirs };
-const struct cmd_kind kind_words = { "words", NULL, NULL };
-const struct cmd_kind kind_preset = { "preset", NULL, complete_values };
+const struct cmd_kind kind_text = { "text", NULL, complete_values, NULL };
+const struct cmd_kind kind_file = { "file", NULL, complete_files,
+	"t.csv, traces/run1.jsonl, /tmp/profile" };
+const struct cmd_kind kind_dir = { "directory", NULL, complete_dirs,
+	"/mnt/tp, ./tree" };
+const struct cmd_kind kind_words = { "words", NULL, NULL, NULL };
+const struct cmd_kind kind_preset = { "preset", NULL, complete_values, NULL };
 
 /* "10ms" for 10000000: the largest unit that divides ns. */
 static void format_ns(uint64_t ns, char *buf, size_t len)
@@ -81,7 +85,8 @@ static int parse_duration(struct cmd_ctx *ctx, const struct cmd_arg *a, const ch
 	}
 	return 0;
 }
-const struct cmd_kind kind_duration = { "duration", parse_duration, NULL };
+const struct cmd_kind kind_duration = { "duration", parse_duration, NULL,
+	"500ms, 2s, 1.5s, 250us" };
 
 static int parse_int(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 		     union cmd_value *out)
@@ -91,7 +96,7 @@ static int parse_int(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *t
 				 "%" PRId64 " to %" PRId64 ")", text, a->name, a->min, a->max);
 	return 0;
 }
-const struct cmd_kind kind_int = { "integer", parse_int, NULL };
+const struct cmd_kind kind_int = { "integer", parse_int, NULL, NULL };
 
 static int parse_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 		    union cmd_value *out)
@@ -115,7 +120,7 @@ static void complete_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, 
 		cands_add(out, word);
 	}
 }
-const struct cmd_kind kind_hz = { "tick rate", parse_hz, complete_hz };
+const struct cmd_kind kind_hz = { "tick rate", parse_hz, complete_hz, NULL };
 
 static int parse_cap_value(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 			   union cmd_value *out)
@@ -126,7 +131,8 @@ static int parse_cap_value(struct cmd_ctx *ctx, const struct cmd_arg *a, const c
 	(void)a;
 	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
 }
-const struct cmd_kind kind_cap_value = { "cap value", parse_cap_value, NULL };
+const struct cmd_kind kind_cap_value = { "cap value", parse_cap_value, NULL,
+	"1800MHz, 2.36GHz, cap=600, 60%" };
 
 static int parse_cap_method(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 			    union cmd_value *out)
@@ -139,7 +145,7 @@ static int parse_cap_method(struct cmd_ctx *ctx, const struct cmd_arg *a, const 
 	out->i = method;
 	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
 }
-const struct cmd_kind kind_cap_method = { "method", parse_cap_method, complete_values };
+const struct cmd_kind kind_cap_method = { "method", parse_cap_method, complete_values, NULL };
 
 static int parse_decay(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 		       union cmd_value *out)
@@ -150,7 +156,8 @@ static int parse_decay(struct cmd_ctx *ctx, const struct cmd_arg *a, const char 
 	(void)a;
 	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
 }
-const struct cmd_kind kind_decay = { "decay period", parse_decay, NULL };
+const struct cmd_kind kind_decay = { "decay period", parse_decay, NULL,
+	"250ms, 1s, 128" };
 
 static int parse_trace_format(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 			      union cmd_value *out)
@@ -163,7 +170,8 @@ static int parse_trace_format(struct cmd_ctx *ctx, const struct cmd_arg *a, cons
 	out->i = format;
 	return rc < 0 ? cmd_tp_error(ctx, rc, &err) : 0;
 }
-const struct cmd_kind kind_trace_format = { "format", parse_trace_format, complete_values };
+const struct cmd_kind kind_trace_format = { "format", parse_trace_format, complete_values,
+	NULL };
 
 /*
  * all, and the frequency domains' names: of the shell's source when it is open (the
@@ -202,7 +210,8 @@ static void complete_cpulist(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 		tp_source_close(src);
 }
 /* Checked against the topology by the command (ctx_parse_cpus), not here. */
-const struct cmd_kind kind_cpulist = { "cpu list", NULL, complete_cpulist };
+const struct cmd_kind kind_cpulist = { "cpu list", NULL, complete_cpulist,
+	"0-3, 0,2,4-7, big, all" };
 
 /* The installed plugins, without opening a source. */
 static void complete_backend(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
@@ -217,9 +226,10 @@ static void complete_backend(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 		cands_add(out, tp_plugins_get(set, i)->name);
 	tp_plugins_free(set);
 }
-const struct cmd_kind kind_backend = { "backend", NULL, complete_backend };
+const struct cmd_kind kind_backend = { "backend", NULL, complete_backend, NULL };
 /* NAME[:MS],...: checked against the plugins by the command. */
-const struct cmd_kind kind_backend_list = { "backend list", NULL, complete_values };
+const struct cmd_kind kind_backend_list = { "backend list", NULL, complete_values,
+	"instant,pelt:32,decay:250" };
 
 static void complete_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc,
 			      char **argv, struct cmd_cands *out)
@@ -234,7 +244,7 @@ static int parse_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, const ch
 	(void)a, (void)out;
 	return parse_sim_scenario(ctx, text);
 }
-const struct cmd_kind kind_scenario = { "scenario", parse_scenario, complete_scenario };
+const struct cmd_kind kind_scenario = { "scenario", parse_scenario, complete_scenario, NULL };
 
 static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
 			     struct cmd_cands *out)
@@ -242,4 +252,6 @@ static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int a
 	(void)a;
 	complete_command_words(ctx->mode, argc, argv, out);
 }
-const struct cmd_kind kind_command = { "command", NULL, complete_command };
+/* examples of one or more words: never offered as words (complete has candidates) */
+const struct cmd_kind kind_command = { "command", NULL, complete_command,
+	"show, cap set, sim advance" };

@@ -36,9 +36,17 @@ void shell_keys_command(bool running);
 /*
  * shell_complete.c: TAB at the end of line (the words typed so far).  -1: libcli
  * completes it (command words, filters); else 0, with the text to type in insert, or
- * when there is nothing to insert, the candidates to list in list (both may be empty).
+ * when there is nothing to insert, the candidates to list in list and the argument that
+ * comes next with its examples in hint ("VALUE: 1800MHz, ..."; each may be empty).
  */
 int shell_complete(struct cmd_ctx *ctx, const char *line, char *insert, size_t len,
-		   struct cmd_cands *list);
+		   struct cmd_cands *list, char *hint, size_t hlen);
+/*
+ * `?` at the end of line: -1 when libcli answers it (command words, filters, a command
+ * without arguments); else 0 with the lines to show, each "\r\n"-ended, in out: after a
+ * command's words, the argument that comes next with its examples ("  VALUE: 1800MHz,
+ * 2.36GHz, cap=600, 60%"), after the command's synopsis when no argument is typed yet.
+ */
+int shell_help(struct cmd_ctx *ctx, const char *line, char *out, size_t len);
 
 #endif

@@ -82,15 +82,20 @@ static bool typable(const char *word)
 	return true;
 }
 
-/* The candidates (the directives replaced by file names) that can be typed, into out. */
-static void candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out)
+/* The candidates (the directives replaced by file names) that can be typed, into out;
+ * the argument that comes next, with its examples, into hint (or ""). */
+static void candidates(struct cmd_ctx *ctx, int argc, char **argv, struct cmd_cands *out,
+		       char *hint, size_t hlen)
 {
 	struct cmd_cands c = { 0 }, all = { 0 };
 	const char *partial = argv[argc - 1];
 
+	hint[0] = '\0';
 	complete_candidates(ctx, argc, argv, &c);
 	for (size_t i = 0; i < c.n; i++) {
-		if (!strcmp(c.v[i], CMD_COMPLETE_FILES) || !strcmp(c.v[i], CMD_COMPLETE_DIRS))
+		if (!strcmp(c.v[i], CMD_COMPLETE_HINT) && c.desc[i])
+			snprintf(hint, hlen, "%s", c.desc[i]);
+		else if (!strcmp(c.v[i], CMD_COMPLETE_FILES) || !strcmp(c.v[i], CMD_COMPLETE_DIRS))
 			add_files(partial, !strcmp(c.v[i], CMD_COMPLETE_DIRS), &all);
 		else if (c.v[i][0] != ':')
 			cands_add(&all, c.v[i]);
@@ -121,13 +126,14 @@ static void common_rest(const struct cmd_cands *c, size_t plen, char *insert, si
 }
 
 int shell_complete(struct cmd_ctx *ctx, const char *line, char *insert, size_t len,
-		   struct cmd_cands *list)
+		   struct cmd_cands *list, char *hint, size_t hlen)
 {
 	char **argv = NULL, msg[256];
 	int argc = 0, rc = -1;
 	size_t l = strlen(line);
 
 	insert[0] = '\0';
+	hint[0] = '\0';
 	if (strchr(line, '|') || strchr(line, '#') ||
 	    cmd_split(line, &argv, &argc, msg, sizeof(msg)))
 		return -1;
@@ -138,7 +144,7 @@ int shell_complete(struct cmd_ctx *ctx, const char *line, char *insert, size_t l
 		struct cmd_cands c = { 0 };
 		size_t plen = strlen(argv[argc - 1]);
 
-		candidates(ctx, argc, argv, &c);
+		candidates(ctx, argc, argv, &c, hint, hlen);
 		if (c.n)
 			common_rest(&c, plen, insert, len);
 		if (c.n > 1 && !insert[0]) {
@@ -149,9 +155,58 @@ int shell_complete(struct cmd_ctx *ctx, const char *line, char *insert, size_t l
 				cands_add(list, strncmp(c.v[i], argv[argc - 1], dlen) ? c.v[i]
 							: c.v[i] + dlen);
 		}
+		if (insert[0])	/* the hint is shown when nothing is inserted */
+			hint[0] = '\0';
 		cands_free(&c);
 		rc = 0;
 	}
+	cmd_free_words(argv, argc);
+	return rc;
+}
+
+/* A line of `?` as libcli writes it: the name in 20 columns, or alone on its line. */
+static void help_line(char *out, size_t len, const char *name, const char *help)
+{
+	size_t l = strlen(out);
+
+	if (strlen(name) <= 20)
+		snprintf(out + l, len - l, "  %-20s %s\r\n", name, help);
+	else
+		snprintf(out + l, len - l, "  %s\r\n%23s%s\r\n", name, "", help);
+}
+
+int shell_help(struct cmd_ctx *ctx, const char *line, char *out, size_t len)
+{
+	char **argv = NULL, msg[256], syn[480], name[512], hint[512];
+	int argc = 0, rc = -1;
+	size_t l = strlen(line);
+	struct cmd_match m;
+	bool option;
+
+	out[0] = '\0';
+	if (strchr(line, '|') || strchr(line, '#') ||
+	    cmd_split(line, &argv, &argc, msg, sizeof(msg)))
+		return -1;
+	/* the words before the one being typed (none after a space) */
+	int done = l && line[l - 1] != ' ' ? argc - 1 : argc;
+	if (done < 1 || !at_arguments(done, argv) || (done < argc && argv[done][0] == '-') ||
+	    cmd_resolve(MODE_SHELL, done, argv, &m, msg, sizeof(msg)) || !m.entry)
+		goto out;
+	int given = done - m.consumed;
+	const struct cmd_arg *a = args_next(m.entry, given, argv + m.consumed, &option);
+	/* "help ?": an optional first argument is libcli's (its [COMMAND] and <cr>) */
+	if (!a || (!given && !option && (a->flags & ARG_OPTIONAL)))
+		goto out;
+	if (!given) {	/* libcli's line for the command, then the argument's */
+		args_synopsis(m.entry, syn, sizeof(syn));
+		snprintf(name, sizeof(name), "<%s>", syn);
+		help_line(out, len, name, m.entry->summary);
+	}
+	args_hint(ctx, a, option, hint, sizeof(hint));
+	l = strlen(out);
+	snprintf(out + l, len - l, "  %s\r\n", hint);
+	rc = 0;
+out:
 	cmd_free_words(argv, argc);
 	return rc;
 }

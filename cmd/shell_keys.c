@@ -21,7 +21,11 @@
  *      candidates, listed here under the line.  Elsewhere the TAB goes to libcli: when
  *      it answers with the bell alone (several candidates, nothing in common to
  *      insert), a second TAB is sent for it, so that one TAB lists them (libcli lists
- *      on a double TAB), as `?` does.
+ *      on a double TAB), as `?` does.  The hint of the argument that comes next
+ *      ("VALUE: 1800MHz, 2.36GHz, cap=600, 60%") is listed over the candidates.
+ *   ?: asked for the line the same way; after a command's words, the argument that
+ *      comes next and its examples are shown here (shell_help()), where libcli shows
+ *      nothing past the first argument; elsewhere the '?' goes to libcli.
  */
 #include <errno.h>
 #include <poll.h>
@@ -51,6 +55,7 @@ static struct {
 	struct cmd_ctx *ctx;
 	bool probing;		/* libcli was sent ^L ^C for its line: its output is held */
 	bool tab_answer;	/* ... after a TAB of its own: what it did with it */
+	char probe_key;		/* the key that asked: TAB or '?' */
 	char probe[8192];
 	size_t probe_len;
 	char held[4096];	/* the keys typed while probing */
@@ -109,11 +114,17 @@ static void start_probe(void)
 	write_all(keys.peer, "\x0c\x03", 2);
 }
 
-/* The candidates under the line, in columns, then the prompt and the line again. */
-static void list_candidates(const struct cmd_cands *list, const char *line)
+/* The hint ("VALUE: 1800MHz, ...") and the candidates under the line, in columns, then
+ * the prompt and the line again. */
+static void list_candidates(const struct cmd_cands *list, const char *hint, const char *line)
 {
 	struct winsize ws;
 	size_t width = 0, cols;
+
+	if (hint[0]) {
+		write_all(keys.tty, "\r\n  ", 4);
+		write_all(keys.tty, hint, strlen(hint));
+	}
 
 	for (size_t i = 0; i < list->n; i++)
 		if (strlen(list->v[i]) > width)
@@ -137,9 +148,9 @@ static void list_candidates(const struct cmd_cands *list, const char *line)
 static void complete_line(const char *line)
 {
 	struct cmd_cands list = { 0 };
-	char insert[512];
+	char insert[512], hint[512];
 
-	if (shell_complete(keys.ctx, line, insert, sizeof(insert), &list) < 0) {
+	if (shell_complete(keys.ctx, line, insert, sizeof(insert), &list, hint, sizeof(hint)) < 0) {
 		/* libcli's own completion, the keys held until it is done with it */
 		keys.tab_sent = true;
 		write_all(keys.peer, "\t", 1);
@@ -147,10 +158,27 @@ static void complete_line(const char *line)
 		keys.tab_answer = true;
 	} else if (insert[0]) {
 		write_all(keys.peer, insert, strlen(insert));	/* libcli echoes it */
-	} else if (list.n) {
-		list_candidates(&list, line);
+	} else if (list.n || hint[0]) {
+		list_candidates(&list, hint, line);
 	}
 	cands_free(&list);
+}
+
+/* `?` with the line libcli has (the cursor at its end): the argument that comes next,
+ * or libcli's own help. */
+static void help_for_line(const char *line)
+{
+	char text[4096];
+
+	if (shell_help(keys.ctx, line, text, sizeof(text)) < 0) {
+		write_all(keys.peer, "?", 1);
+		return;
+	}
+	/* as libcli ends its own help */
+	write_all(keys.tty, "\r\n", 2);
+	write_all(keys.tty, text, strlen(text));
+	write_all(keys.tty, "\r\n" PROMPT, strlen("\r\n" PROMPT));
+	write_all(keys.tty, line, strlen(line));
 }
 
 static void from_terminal(const char *buf, size_t len);
@@ -166,6 +194,10 @@ static void end_probe(void)
 	/* libcli completes nothing unless the cursor is at the end (no "\b" after the line) */
 	if (keys.tab_answer)	/* libcli's answer to its TAB came before this one */
 		keys.tab_answer = keys.tab_sent = false;
+	else if (keys.probe_key == '?' && !strchr(line, '\b'))
+		help_for_line(line);
+	else if (keys.probe_key == '?')
+		write_all(keys.peer, "?", 1);	/* within the line: libcli's */
 	else if (!strchr(line, '\b'))
 		complete_line(line);
 	if (keys.probing)
@@ -245,9 +277,10 @@ static void from_terminal(const char *buf, size_t len)
 			continue;
 		}
 		keys.last_was_eot = c == KEY_CTRL('D');
-		if (c == '\t' && !command_running) {
+		if ((c == '\t' || c == '?') && !command_running) {
 			write_all(keys.peer, out, n);
 			n = 0;
+			keys.probe_key = c;
 			start_probe();
 			continue;
 		}

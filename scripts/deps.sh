@@ -66,6 +66,8 @@ packages=(
   # the zsh and fish completions are tested by driving the real shells (tests/e2e/completion.sh)
   zsh fish
   strace  # tests/e2e/stats_reads.sh: reads of the kernel's stats per cap set
+  # tests/tui/complete.sh checks the bash completion with bash-completion loaded too
+  bash-completion
   time  # GNU time: peak memory in tests/exp/traces.sh and tests/bench/bench-replay-scale.sh
   universal-ctags  # scripts/func-lengths.sh: the cmd/ function length test
   # libFuzzer targets (tests/fuzz, scripts/fuzz.sh): clang and its fuzzer runtime

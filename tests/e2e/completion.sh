@@ -5,11 +5,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$E2E_DIR/../.." && pwd)
 
-cands() { "$TP" __complete "$@" | cut -f1 | tr '\n' ' '; }
+# the candidates, less the next argument's hint and examples (checked further down)
+cands() { "$TP" __complete "$@" | cut -f1 | { grep -vx -e :hint -e :example || true; } | tr '\n' ' '; }
 assert_eq "$(cands "")" "show top export cap backend decay sim record replay bench shell version help " "top-level commands"
 assert_eq "$(cands s)" "show sim shell " "prefix s"
 assert_eq "$(cands show "")" "cpu backends status --json " "show subcommands and --json"
-assert_eq "$(cands show cpu "")" "all --json " "show cpu: all"
+assert_eq "$(cands show cpu "")" "all " "show cpu: all (no --json while CPULIST is to come)"
+assert_eq "$(cands show cpu 0 "")" "--json " "show cpu CPULIST: --json"
 assert_eq "$(cands cap "")" "set clear hold restore play " "cap subcommands"
 assert_eq "$(cands cap set "")" "all " "cap set: a CPU list"
 assert_eq "$(cands backend set "")" "instant pelt decay none " "backend set: the plugins"
@@ -28,7 +30,9 @@ assert_eq "$(cands cap hold all 1GHz --via c)" "cooling " "cap hold --via c: one
 assert_eq "$(cands record -o "")" ":files " "record -o: file names"
 assert_eq "$(cands record --output=x "")" "--interval --duration --format --reset --no-reset " "record --output=FILE: the other options"
 assert_eq "$(cands cap play "")" ":files " "cap play: a profile file"
-assert_eq "$(cands replay "")" ":files --backends --hz -o --plot --plot-cpu --json " "replay: a file, then the options"
+assert_eq "$(cands replay "")" ":files " "replay: a file first (no options while FILE is to come)"
+assert_eq "$(cands replay -)" ":files --backends --hz -o --plot --plot-cpu --json " "replay -: the options once a dash is typed"
+assert_eq "$(cands replay t.csv "")" "--backends --hz -o --plot --plot-cpu --json " "replay FILE: then the options"
 assert_eq "$(cands --root "")" ":dirs " "--root: directories"
 assert_eq "$(cands bench -- "")" ":commands " "bench --: a command"
 assert_eq "$(cands --sim cap set "")" "all little big " "--sim cap set: all and the simulator's domains"
@@ -41,6 +45,36 @@ assert_contains "$(THERMPRESS_ROOT="$root/tests/fixtures/stock/arm64-biglittle-6
 	"all " "cap set on the live kernel: all"
 assert_eq "$(cands --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "--sim=: the presets"
 assert_eq "$(cands replay x --hz "")" "100 250 1000 " "replay --hz: the tick rates"
+
+# The argument that comes next, with its kind's examples (kinds.c, the one place they are
+# written): a :hint line for zsh and the shell, and :example words for bash and fish when
+# the kind has no candidates of its own.  Not the options while a required positional is
+# to come (cap set big: VALUE, not --via).
+hint() { "$TP" --sim __complete "$@" | sed -n 's/^:hint\t//p'; }
+examples() { "$TP" --sim __complete "$@" | sed -n 's/^:example\t//p' | tr '\n' ' '; }
+assert_eq "$(hint cap set big "")" "VALUE: 1800MHz, 2.36GHz, cap=600, 60%" "cap set big: the VALUE hint"
+assert_eq "$(examples cap set big "")" "1800MHz 2.36GHz cap=600 60% " "cap set big: VALUE's examples as words"
+assert_eq "$(examples cap set big 6)" "60% " "cap set big 6: the examples it starts"
+assert_eq "$(cands cap set big "")" "" "cap set big: no --via before VALUE"
+assert_eq "$(cands cap set big -)" "--via " "cap set big -: --via once a dash is typed"
+assert_eq "$(hint cap set "")" "CPULIST: 0-3, 0,2,4-7, big, all" "cap set: the CPULIST hint"
+assert_eq "$(examples cap set "")" "" "cap set: the domains, not the examples, as words"
+assert_eq "$(hint show cpu "")" "CPULIST: 0-3, 0,2,4-7, big, all" "show cpu: the CPULIST hint"
+assert_eq "$(hint cap clear "")" "CPULIST: 0-3, 0,2,4-7, big, all" "cap clear: the CPULIST hint"
+assert_eq "$(hint sim advance "")" "DURATION: 500ms, 2s, 1.5s, 250us" "sim advance: the DURATION hint"
+assert_eq "$(hint backend set "")" "NAME: instant, pelt, decay, none" "backend set: the backends"
+assert_eq "$(hint backend set pelt decay "")" "decay VALUE: 250ms, 1s, 128" "backend set NAME decay: the decay period"
+assert_eq "$(hint decay set "")" "VALUE: 250ms, 1s, 128" "decay set: the decay period"
+assert_eq "$(examples decay set "")" "250ms 1s 128 " "decay set: its examples as words"
+assert_eq "$(hint cap play "")" "PROFILE: t.csv, traces/run1.jsonl, /tmp/profile" "cap play: a file"
+assert_eq "$(examples cap play "")" "" "cap play: file names, not the examples"
+assert_eq "$(hint sim serve "")" "MOUNTPOINT: /mnt/tp, ./tree" "sim serve: a directory"
+assert_eq "$(hint record --interval "")" "--interval DURATION: 500ms, 2s, 1.5s, 250us" "an option's value: its hint"
+assert_eq "$(hint cap set big 50% --via "")" "--via: scaling_max_freq, cooling" "an enum option: its values"
+for args in "cap set big" "cap set" "sim advance" "backend set" "cap play"; do
+	assert_eq "$(hint $args "" | grep -c .)" 1 "$args: one hint"
+done
+assert_eq "$(hint cap set big 50% "")" "" "cap set CPULIST VALUE: no hint (only options left)"
 
 # Descriptions after a tab: the commands' summaries and the options' help (first sentence).
 run "$TP" __complete ""
@@ -69,10 +103,13 @@ assert_eq "$(cd "$tmp/files" && bash_reply record -o t)" "trace.csv " "bash: rec
 assert_eq "$(cd "$tmp/files" && bash_reply cap play p)" "prof.txt " "bash: cap play completes file names"
 assert_eq "$(cd "$tmp/files" && bash_reply --root "")" "dir " "bash: --root completes directories only"
 assert_eq "$(cd "$tmp/files" && bash_reply record --format j)" "jsonl " "bash: record --format completes the formats"
-assert_eq "$(cd "$tmp/files" && bash_reply record --interval "")" " " "bash: no file names for a duration"
+assert_eq "$(cd "$tmp/files" && bash_reply record --interval "")" "500ms 2s 1.5s 250us " "bash: a duration's examples, no file names"
 assert_eq "$(bash_reply show "")" "cpu backends status --json " "bash: descriptions dropped"
-assert_eq "$(bash_reply --sim=)" "--sim=hikey960 --sim=db410c --sim=smp: " "bash: --sim= completes the presets"
+# readline replaces what follows the '=' (COMP_WORDBREAKS): the presets alone
+assert_eq "$(bash_reply --sim=)" "hikey960 db410c smp: " "bash: --sim= completes the presets"
 assert_eq "$(bash_reply --sim cap set "")" "all little big " "bash: a CPU list: all and the domains"
+assert_eq "$(bash_reply --sim cap set big "")" "1800MHz 2.36GHz cap=600 60% " "bash: cap set big: VALUE's examples, not --via"
+assert_eq "$(bash_reply sim advance "")" "500ms 2s 1.5s 250us " "bash: sim advance: DURATION's examples"
 
 # zsh, for real: an interactive zsh under zpty with the script in its fpath.
 command -v zsh >/dev/null || { fail "zsh is not installed (scripts/deps.sh installs it)"; finish; }
@@ -93,6 +130,15 @@ assert_eq "$(zsh_reply thermpress --sim cap set all 50% --via "")" "scaling_max_
 assert_eq "$(zsh_reply thermpress cap play p)" "prof.txt " "zsh: cap play completes file names"
 assert_eq "$(zsh_reply thermpress record -o t)" "trace.csv " "zsh: record -o completes file names"
 assert_eq "$(zsh_reply thermpress --root "")" "dir " "zsh: --root completes directories only"
+# the next argument with its examples: zsh's _message under the line
+zsh_screen() { (cd "$tmp/files" && PATH="$(dirname "$TP"):$PATH" timeout 30 \
+	zsh -f "$E2E_DIR/zsh_complete.zsh" "$root/completions" "$*") | grep '^S:' | cut -c3-; }
+b=$(zsh_screen thermpress --sim cap set big "")
+assert_contains "$b" "VALUE: 1800MHz, 2.36GHz, cap=600, 60%" "zsh: cap set big <TAB> shows VALUE with its examples"
+assert_eq "$(zsh_reply thermpress --sim cap set big "")" "" "zsh: cap set big <TAB>: no --via, no example inserted"
+assert_contains "$(zsh_screen thermpress --sim cap set "")" "CPULIST: 0-3, 0,2,4-7, big, all" "zsh: cap set <TAB> shows CPULIST with its examples"
+assert_contains "$(zsh_screen thermpress sim advance "")" "DURATION: 500ms, 2s, 1.5s, 250us" "zsh: sim advance <TAB>: DURATION"
+assert_contains "$(zsh_screen thermpress decay set "")" "VALUE: 250ms, 1s, 128" "zsh: decay set <TAB>: the decay period"
 
 # fish, for real: complete -C with the script sourced.
 command -v fish >/dev/null || { fail "fish is not installed (scripts/deps.sh installs it)"; finish; }
@@ -108,6 +154,14 @@ assert_eq "$(fish_reply thermpress --sim cap set "")" "all big little " "fish: a
 assert_eq "$(fish_reply thermpress cap play p)" "prof.txt " "fish: cap play completes file names"
 assert_eq "$(fish_reply thermpress record -o t)" "trace.csv " "fish: record -o completes file names"
 assert_eq "$(fish_reply thermpress --root "")" "dir/ " "fish: --root completes directories only"
+# fish shows no message: VALUE's examples are offered, described by the argument's name
+b=$(fish_complete thermpress --sim cap set big "")
+for x in 1800MHz 2.36GHz cap=600 60%; do
+	assert_contains "$b" "$x	example VALUE" "fish: cap set big <TAB> offers $x as VALUE's example"
+done
+assert_not_contains "$b" "--via" "fish: cap set big <TAB>: not --via"
+assert_contains "$(fish_complete thermpress --sim cap set "")" "big	CPULIST" "fish: the domains described as CPULIST"
+assert_contains "$(fish_complete thermpress sim advance "")" "500ms	example DURATION" "fish: sim advance: DURATION's examples"
 assert_eq "$(fish_reply thermpress bench -- bas)" "$(fish -c 'complete -C "bas"' | cut -f1 | tr '\n' ' ')" "fish: bench -- completes commands"
 
 # The man page, from the same table.

@@ -206,8 +206,8 @@ printf '%s\n' 'cap set \t' 'cap set bi\t' 'cap set big 50% --via \t' 'backend se
 	'backend set de\t' "cap play $tmp/plays/pr\\t" "cap play $tmp/plays/\\t" 'cap set bi\tx' \
 	'show \t' 'help cap \t' | shell_session --sim >"$tmp/t"
 t=$(cat "$tmp/t")
-listed() {	# the words TAB listed after the line $1
-	block "$1" | { grep -v -e '^thermpress>' -e '^exit [0-9]' || true; } | tail -n +2 | words_of
+listed() {	# the words TAB listed after the line $1 (not the hint over them: "  CPULIST: ...")
+	block "$1" | { grep -v -e '^thermpress>' -e '^exit [0-9]' -e '^  ' || true; } | tail -n +2 | words_of
 }
 offered() {	# what __complete offers for the words $@, as listed
 	"$TP" --sim __complete "$@" | cut -f1 | grep -v '^:' | words_of

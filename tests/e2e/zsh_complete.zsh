@@ -1,7 +1,8 @@
 #!/usr/bin/env zsh
 # zsh_complete.zsh DIR LINE: what zsh's own completion offers for LINE with TAB at its
 # end, in a real interactive zsh (under zpty) with fpath=(DIR ...) and compinit.
-# Prints W:MATCH for each match and D:DISPLAY for each line shown with a description.
+# Prints W:MATCH for each match and D:DISPLAY for each line shown with a description,
+# then S:LINE for the other lines of its output (a _message).
 # compadd is wrapped to print what it is given, then does its work.
 zmodload zsh/zpty || exit 1
 dir=$1 line=$2
@@ -27,4 +28,6 @@ zpty -w -n z $'\C-e\C-u'
 zpty -w z 'print -r -- DONE'
 zpty -r -m z rest '*DONE*' || exit 1
 print -r -- "$out" | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -a '^[WD]:' | awk '!seen[$0]++'
+# and S:LINE for each line zsh showed under the command line (a _message's text)
+print -r -- "$out$rest" | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | grep -av '^[WD]:' | sed 's/^/S:/'
 zpty -d z
