@@ -38,15 +38,16 @@ static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
 			dw = l;
 	}
 	print_header(ctx, snap);
-	out_printf(ctx, "%4s  %-*s  %-6s  %8s  %6s  %17s  %8s  %8s\n", "CPU", dw, "DOMAIN", "ONLINE",
-		   "CAPACITY", "MAXCAP", "MHZ CAPPED/MAX", "PRESSURE", "AVG");
+	/* one word per column, as docs/values.md names it: awk sees as many fields as in a row */
+	out_printf(ctx, "%4s  %-*s  %-6s  %8s  %12s  %17s  %8s  %12s\n", "CPU", dw, "DOMAIN", "ONLINE",
+		   "CAPACITY", "MAX_CAPACITY", "MHZ_CAPPED/MAX", "PRESSURE", "AVG_PRESSURE");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct tp_cpu *c = &snap->cpus[i];
 		char cap[24], maxcap[24], mhz[64], p[24], avg[24];
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
 		estimated |= c->avg_estimated && c->avg_pressure != TP_NONE;
-		out_printf(ctx, "%4d  %-*s  %-6s  %8s  %6s  %17s  %8s  %8s\n", c->cpu, dw,
+		out_printf(ctx, "%4d  %-*s  %-6s  %8s  %12s  %17s  %8s  %12s\n", c->cpu, dw,
 			   domain_of(snap, c),
 			   c->online == 1 ? "yes" : c->online == 0 ? "no" : FMT_NONE,
 			   fmt_value(cap, sizeof(cap), c->capacity),

@@ -160,7 +160,7 @@ struct cmd_entry {
 #define CMD_POS_CPULIST { .name = "CPULIST", .kind = &kind_cpulist, \
 	.help = "CPUs: 0-3,6, all, or a frequency domain name such as big" }
 #define CMD_POS_CAP_VALUE { .name = "VALUE", .kind = &kind_cap_value, \
-	.help = "a frequency (1800MHz), a capacity (cap=600) or a percentage (60%)" }
+	.help = "a frequency (1800MHz), a capped capacity (cap=600) or a percentage (60%)" }
 
 /* A word that groups commands ("cap") without being one itself. */
 struct cmd_group {

@@ -188,7 +188,7 @@ int tp_parse_cap_value(const char *text, struct tp_cap_value *out, struct tp_err
 	}
 	if (tp_parse_freq_khz(text, &v, NULL) < 0)
 		return tp_error_set(err, -EINVAL,
-			"invalid cap value '%s' (a frequency: 1800000, 1800MHz, 2.36GHz; a capacity: cap=600; or a percentage: 60%%)",
+			"invalid cap value '%s' (a frequency: 1800000, 1800MHz, 2.36GHz; a capped capacity: cap=600; or a percentage: 60%%)",
 			text);
 	out->kind = TP_CAP_KHZ;
 	out->value = v;

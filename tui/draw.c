@@ -335,8 +335,9 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (!l->compact) {
 		cv_printf(cv, y, 1, R_HEADER, "%4s", "CPU");
 		cv_printf(cv, y, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
-		cv_printf(cv, y, 6 + l->bar_w, R_HEADER, NUMBERS_FORMAT, "cap", "MHz cap/max",
-			  "pres", "avg");
+		/* "capacity" is wider than its column: it takes 3 of the bar's columns */
+		cv_printf(cv, y, 6 + l->bar_w - 3, R_HEADER, NUMBERS_HEADER, "capacity",
+			  "MHz capped/max", "pres", "avg");
 		return;
 	} else if (!l->heatmap) {
 		field_add(f, &n, R_HEADER, 10, false, "compact: %zu CPUs", m->snap.nr_cpus);
@@ -357,7 +358,8 @@ static const char *const help_lines[] = {
 	"keys",
 	"  up/down k/j  select a CPU or a cluster (left/right h/l: cells, or clusters)",
 	"  pgup/pgdn    scroll a page          home/end  first/last",
-	"  c            cap the selection (1.8GHz, 1800MHz, 1800000, cap=600, 60%)",
+	"  c            cap the selection: a frequency (1.8GHz, 1800MHz, 1800000 kHz),",
+	"               a capped capacity (cap=600) or a percentage (60%)",
 	"  x            clear the selection's cap",
 	"  b            choose the backend (left/right, enter; esc cancels)",
 	"  + / -        double / halve the decay period of the active backend",
@@ -380,7 +382,7 @@ static void draw_help(struct canvas *cv, const struct layout *l)
 
 	for (int i = 0; i < n && y0 + i < l->status_y; i++) {
 		cv_fill(cv, y0 + i, 0, cv->w, R_NORMAL);
-		cv_put(cv, y0 + i, 2, i == 0 || i == 11 ? R_HEADER : R_NORMAL, help_lines[i]);
+		cv_put(cv, y0 + i, 2, i == 0 || i == 12 ? R_HEADER : R_NORMAL, help_lines[i]);
 	}
 }
 

@@ -262,7 +262,7 @@ static void open_cap_prompt(struct model *m, struct layout *l, struct ui *ui)
 		return;
 	l->follow = false;	/* what is capped stays selected */
 	sel_name(m, l, who, sizeof(who));
-	snprintf(ui->prompt, sizeof(ui->prompt), "cap %s at (1.8GHz, cap=600, 60%%): ", who);
+	snprintf(ui->prompt, sizeof(ui->prompt), "cap %s at (1.8GHz, capped capacity cap=600, 60%%): ", who);
 	ui->input[0] = '\0';
 	ui->input_len = 0;
 	ui->mode = UI_PROMPT;

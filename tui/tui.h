@@ -211,10 +211,12 @@ int heat_level(const struct tp_cpu *c);
 
 /* ---- layout ---------------------------------------------------------------- */
 
-/* The numbers after a CPU's bar, cap, MHz cap/max, pres and avg, as fmt.h writes them
+/* The numbers after a CPU's bar, capacity, MHz capped/max, pres and avg, as fmt.h writes them
  * ("1024", "1197.403/1209.6", "~1024"), and their width. */
 #define NUMBERS_FORMAT " %5s %17s %5s %5s"
 #define NUMBERS_WIDTH 36
+/* their header: the scheduler's capacity is `capacity`, 3 columns wider than its numbers */
+#define NUMBERS_HEADER " %8s %17s %5s %5s"
 
 struct item {
 	enum sel_kind kind;

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 run "$TP" --sim show
 assert_rc 0 "show"
 assert_match "$out" '^source: simulator hikey960 \(real clock\)  backend: pelt  decay: 32 ms  hz: 250  time: ' "show: header line"
-assert_eq "$(printf '%s\n' "$out" | sed -n 2p | tr -s ' ')" " CPU DOMAIN ONLINE CAPACITY MAXCAP MHZ CAPPED/MAX PRESSURE AVG" "show: column names"
+assert_eq "$(printf '%s\n' "$out" | sed -n 2p | tr -s ' ')" " CPU DOMAIN ONLINE CAPACITY MAX_CAPACITY MHZ_CAPPED/MAX PRESSURE AVG_PRESSURE" "show: column names"
 assert_eq "$(printf '%s\n' "$out" | tail -n +3 | wc -l)" 8 "show: 8 CPUs"
 for cpu in 0 1 2 3; do
 	assert_eq "$(printf '%s\n' "$out" | awk -v c=$cpu '$1 == c && NF == 8 {print $2, $3, $4, $5, $6, $7, $8}')" \

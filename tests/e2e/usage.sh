@@ -17,7 +17,7 @@ cases=$(cat <<'C'
 --sim cap set 0-3,99 50%	cap set: cpu 99 does not exist (online: 0-7) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 3-1 50%	cap set: invalid cpu range '3-1' (the first cpu is above the last) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set x 50%	cap set: invalid cpu list token 'x' (valid: numbers and ranges like 0-3,6, all, little, big) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
---sim cap set 0 abc	cap set: invalid cap value 'abc' (a frequency: 1800000, 1800MHz, 2.36GHz; a capacity: cap=600; or a percentage: 60%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
+--sim cap set 0 abc	cap set: invalid cap value 'abc' (a frequency: 1800000, 1800MHz, 2.36GHz; a capped capacity: cap=600; or a percentage: 60%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 0 150%	cap set: invalid percentage '150%' (1% to 100%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 0 0%	cap set: invalid percentage '0%' (1% to 100%) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])
 --sim cap set 0 cap=2000	cap set: invalid capacity 'cap=2000' (cap=N with N in 1..1024) (usage: cap set CPULIST VALUE [--via scaling_max_freq|cooling])

@@ -201,7 +201,7 @@ static void test_cap_value(void **state)
 	assert_int_equal(tp_parse_cap_value("%", &v, &err), -EINVAL);
 	assert_int_equal(tp_parse_cap_value("fast", &v, &err), -EINVAL);
 	assert_string_equal(err.msg,
-		"invalid cap value 'fast' (a frequency: 1800000, 1800MHz, 2.36GHz; a capacity: cap=600; or a percentage: 60%)");
+		"invalid cap value 'fast' (a frequency: 1800000, 1800MHz, 2.36GHz; a capped capacity: cap=600; or a percentage: 60%)");
 
 	/* resolution rounds up so the capped capacity is at least what was asked */
 	v = (struct tp_cap_value){ TP_CAP_CAPACITY, 600 };
