@@ -195,8 +195,8 @@ static void field_shorten(struct field *f, int want)
 }
 
 /*
- * A line of fields in at most maxw columns: elidable fields are shortened first; then,
- * while they do not fit, the field of the lowest priority (the last of equals) is dropped.  Fields marked right are
+ * A line of fields in at most maxw columns: while they do not fit, the field of the
+ * lowest priority (the last of equals) is dropped, or, when elidable, shortened first.  Fields marked right are
  * drawn flush against x0 + maxw, at least two columns after the others.  Returns the
  * column after the last left field drawn.
  */
@@ -213,22 +213,23 @@ int cv_fields(struct canvas *cv, int y, int x0, int maxw, struct field *f, int n
 			any_right |= f[i].right;
 		}
 	}
-	for (int i = 0; i < n && total + (any_right ? 2 : 0) > maxw; i++) {
-		int over = total + (any_right ? 2 : 0) - maxw, was = f[i].len;
-
-		if (f[i].drop || !f[i].elide_from)
-			continue;
-		field_shorten(&f[i], f[i].len - over);
-		total -= was - f[i].len;
-	}
 	while (total + (any_right ? 2 : 0) > maxw) {
-		int lo = -1;
+		int lo = -1, was;
 
 		for (int i = 0; i < n; i++)
 			if (!f[i].drop && (lo < 0 || f[i].prio <= f[lo].prio))
 				lo = i;
 		if (lo < 0)
 			break;
+		was = f[lo].len;
+		if (f[lo].elide_from) {	/* shortened instead, once; dropped if still too long */
+			field_shorten(&f[lo], was - (total + (any_right ? 2 : 0) - maxw));
+			f[lo].elide_from = 0;
+			if (f[lo].len < was) {
+				total -= was - f[lo].len;
+				continue;
+			}
+		}
 		f[lo].drop = true;
 		total -= f[lo].len;
 		any_right = false;

@@ -92,8 +92,9 @@ int glyph_len(const char *s);
 
 /*
  * One field of a line drawn by cv_fields: dropped whole, lowest priority first, except
- * that a field with an elidable tail (a path) is first shortened there, its middle
- * replaced by "...", so that "at /a/long/root" still names the root's last components.
+ * that a field with an elidable tail (a path), when its turn comes, is first shortened
+ * there, its middle replaced by "...", so that "at /a/long/root" still names the root's
+ * last components.
  */
 struct field {
 	char text[512];

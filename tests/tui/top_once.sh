@@ -74,8 +74,8 @@ mkdir -p "$TMPD/a-checkout-directory-with-a-long-name/tests/tui" "$LONG"
 cp -r "$DIR/../fixtures/stock/arm64-biglittle-6.1" "$LONG/"
 LC_ALL=C COLUMNS=120 "$TP" --root "$LONG/arm64-biglittle-6.1" top --once >"$TMPD/out" 2>&1
 head -1 "$TMPD/out" >"$TMPD/last"
-check "a long root path: shortened in its middle, its end and the clock kept" grep -qE \
-	'^thermpress top - stock kernel 6\.1\.0-18-arm64 \(aarch64\) at \.\.\.[^ ]*/stock/arm64-biglittle-6\.1  +clock [0-9.]+ s$' "$TMPD/out"
+check "a long root path: shortened in its middle, its end kept" grep -qE \
+	'^thermpress top - stock kernel 6\.1\.0-18-arm64 \(aarch64\) at \.\.\.[^ ]*/stock/arm64-biglittle-6\.1$' "$TMPD/out"
 check "a long root path: the header takes 120 columns at most" \
 	bash -c '[ "$(head -1 "$1" | wc -L)" -le 120 ]' _ "$TMPD/out"
 LC_ALL=C.UTF-8 COLUMNS=80 "$TP" --root "$LONG/arm64-biglittle-6.1" top --once >"$TMPD/out" 2>&1
