@@ -114,7 +114,7 @@ prep_s=$(elapsed "$t_all")
 # ---- 3. boot ------------------------------------------------------------------------------
 console="$bdir/console.log"
 log "booting ${image_pkgs[0]} $kver (-smp 2, TCG, timeout ${timeout_s}s); console in $console"
-run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 2 -m 512M -nographic -no-reboot \
+VM_RETRY_EARLY_CRASH=1 run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 2 -m 512M -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable"
 vm_report "kernel/x86-stock/run.sh results: ${image_pkgs[0]} $kver"
