@@ -24,6 +24,22 @@ khz() {	# CPU PERCENT: the frequency cap set CPU PERCENT% gives
 	"$TP" cap clear "$1"
 }
 
+# full_fifo PATH FD: a FIFO at PATH, held open on FD for reading and writing (so that no
+# open of it waits for the other end) and filled until a write would block: a command
+# writing to it blocks at its first write, as on a terminal nobody reads
+full_fifo() {
+	mkfifo "$1"
+	eval "exec $2<>\"\$1\""
+	python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(fd, b"x" * 4096)
+except BlockingIOError:
+    pass' "$1"
+}
+
 "$TP" cap clear all
 # CPU 4 (big): what each hold gives it, and a cap set before the first hold
 k30=$(khz 4 30); k60=$(khz 4 60); k80=$(khz 4 80); k50=$(khz 4 50)
@@ -136,16 +152,7 @@ if kill -0 "$work" 2>/dev/null; then fail "bench left its workload running"; kil
 else pass "bench, workload ignoring SIGTERM: the workload was killed"; fi
 
 # cap hold --for 1s with standard output a full pipe: the hold ends on time
-mkfifo "$tmp/fifo"
-exec 5<>"$tmp/fifo"
-python3 -c '
-import fcntl, os
-fd = os.open(os.sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
-try:
-    while True:
-        os.write(fd, b"x" * 4096)
-except BlockingIOError:
-    pass' "$tmp/fifo"
+full_fifo "$tmp/fifo" 5
 "$TP" cap hold 4 30% --for 1s >"$tmp/fifo" 2>"$tmp/full.err" &
 pid=$!
 t0=$(date +%s.%N)
@@ -165,16 +172,7 @@ exec 5<&-
 # the same with standard error a full pipe and a warning to say when the cap is set
 # (1MHz: below a tenth of the maximum): the warning waits, the hold ends on time, and
 # the warning comes once standard error takes it
-mkfifo "$tmp/fifo2"
-exec 6<>"$tmp/fifo2"
-python3 -c '
-import os
-fd = os.open(os.sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
-try:
-    while True:
-        os.write(fd, b"x" * 4096)
-except BlockingIOError:
-    pass' "$tmp/fifo2"
+full_fifo "$tmp/fifo2" 6
 "$TP" cap hold 4 1MHz --for 1s >"$tmp/full2.out" 2>"$tmp/fifo2" &
 pid=$!
 wait_until cap_is 4 1000 || fail "hold with a full error pipe never applied"
