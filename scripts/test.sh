@@ -145,7 +145,7 @@ if [ "${THERMPRESS_SKIP_KERNEL:-0}" != 1 ]; then
   part check-series bash kernel/check-series.sh
   # the series booted as a 32-bit kernel: caps where the pressure's product overflows 32 bits
   part i386 bash kernel/i386/run.sh
-  # Debian's stock amd64 kernels 6.12 and 7.3 in a qemu guest (no cpufreq there)
+  # Debian's stock amd64 kernels 6.1, 6.12 and 7.3 in a qemu guest (no cpufreq there)
   part x86-stock bash kernel/x86-stock/run.sh --thermpress-build build
   if [ "${THERMPRESS_SKIP_ARM64:-0}" != 1 ]; then
     # the arm64 big.LITTLE board with Debian's stock kernels 6.1, 6.12 and 7.3 in turn
