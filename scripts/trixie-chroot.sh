@@ -3,8 +3,8 @@
 # chroot made by debootstrap under build-trixie/ (run as root on Debian 12 or 13).
 #   1. debootstrap --variant=minbase trixie build-trixie/root, kept for later runs: redone
 #      only when build-trixie/root.stamp does not name this release, variant, architecture
-#      and mirror (a cold run spends 4 to 5.5 minutes on it and the packages; rm -rf build-trixie
-#      makes the next run cold)
+#      and mirror (rm -rf build-trixie makes the next run cold; a cold run's time: the
+#      trixie-chroot part at the top of scripts/test.sh)
 #   2. inside: THERMPRESS_DEPS_NATIVE=1 bash scripts/deps.sh (what the native build and
 #      its non-kernel suites need: no arm64 cross packages, qemu or kernel build tools)
 #   3. inside: meson setup build && ninja -C build, on a fresh copy of the working tree's

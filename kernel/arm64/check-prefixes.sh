@@ -48,7 +48,9 @@ mapfile -t patches < <(series_patches "$pdir")
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $pdir"
 case "$from" in ''|*[!0-9]*) die "--from wants a number, not '$from'" ;; esac
 
-passed=0 failed=0 worst=0
+# prefixes passed and failed, and the checks of every prefix (the closing line counts
+# checks, as every harness's does, not prefixes)
+passed=0 failed=0 worst=0 checks_pass=0 checks_fail=0
 out_file=$(mktemp)
 trap 'rm -f "$out_file"' EXIT
 t_all=$(now)
@@ -61,6 +63,12 @@ for n in $(seq "$from" "${#patches[@]}"); do
 	out=$(cat "$out_file")
 	grep -E '^  (ok|FAIL|INFO)' <<<"$out" | sed "s/^  /  prefix $n: /" || true
 	last=$(tail -1 <<<"$out")
+	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		checks_pass=$((checks_pass + BASH_REMATCH[1])) checks_fail=$((checks_fail + BASH_REMATCH[2]))
+		[ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || checks_fail=$((checks_fail + 1))
+	else
+		checks_fail=$((checks_fail + 1))	# ended without its counts
+	fi
 	if [ $rc = 0 ]; then
 		echo "ok prefix $n: $last ($(elapsed "$t")s)"
 		passed=$((passed + 1))
@@ -72,6 +80,6 @@ for n in $(seq "$from" "${#patches[@]}"); do
 		[ $rc = 2 ] && break	# a build or setup error: the later prefixes would repeat it
 	fi
 done
-echo "== every prefix booted: $((passed + failed)) prefixes in $(elapsed "$t_all")s =="
-echo "$passed passed, $failed failed"
+echo "== every prefix booted: $((passed + failed)) prefixes in $(elapsed "$t_all")s: $passed passed, $failed failed =="
+echo "$checks_pass passed, $checks_fail failed"
 [ $failed = 0 ] || exit $((worst > 1 ? worst : 1))

@@ -13,46 +13,31 @@ E2E_DEFAULT_SIGNALS=1
 source "$(dirname "$0")/lib.sh"
 require_fuse
 
-export THERMPRESS_STATE_DIR="$tmp/state"
-mnt="$tmp/mnt"
-mkdir "$mnt"
-"$TP" sim serve "$mnt" 2>"$tmp/serve.err" &
-server=$!
-cleanup_hooks+=("kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; if mountpoint -q '$mnt'; then fusermount3 -u '$mnt' || umount -l '$mnt'; fi")
-for _ in $(seq 100); do
-	[ -e "$mnt/sys/kernel/debug/sched/thermal_pressure/version" ] && break
-	sleep 0.1
-done
-export THERMPRESS_ROOT="$mnt"
-abi="$mnt/sys/kernel/debug/sched/thermal_pressure"
+serve_sim
 
 # cap CPU: the capped frequency of one CPU, 0 when uncapped (read from the served stats)
 cap() { awk -v c="$1" '$1 == c && NF >= 6 { print ($6 == $5 ? 0 : $6) }' "$abi/stats"; }
-state() {
-	echo "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$abi/backend") $(cat "$abi/decay_ms")" \
-		"$(awk '$1 ~ /^[0-9]+$/ && NF >= 6 { printf "%s,", $6 }' "$abi/stats")"
-}
-wait_until() {	# CMD...: at most 10 s
-	for _ in $(seq 100); do
-		if "$@"; then return 0; fi
-		sleep 0.1
-	done
-	return 1
-}
-reap() {	# PID: its exit status; one that does not end within 10 s is killed (255)
-	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-	if kill -0 "$1" 2>/dev/null; then
-		kill -9 "$1"
-		wait "$1" 2>/dev/null || true
-		return 255
-	fi
-	wait "$1"
-}
 cap_is() { [ "$(cap "$1")" = "$2" ]; }
 khz() {	# CPU PERCENT: the frequency cap set CPU PERCENT% gives
 	"$TP" cap set "$1" "$2%"
 	cap "$1"
 	"$TP" cap clear "$1"
+}
+
+# full_fifo PATH FD: a FIFO at PATH, held open on FD for reading and writing (so that no
+# open of it waits for the other end) and filled until a write would block: a command
+# writing to it blocks at its first write, as on a terminal nobody reads
+full_fifo() {
+	mkfifo "$1"
+	eval "exec $2<>\"\$1\""
+	python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(fd, b"x" * 4096)
+except BlockingIOError:
+    pass' "$1"
 }
 
 "$TP" cap clear all
@@ -148,7 +133,7 @@ assert_eq "$(wc -l <"$tmp/A.err")" 1 "state directory removed while holding: in 
 
 # bench whose workload ignores SIGTERM: SIGKILL after the grace, everything put back
 "$TP" backend set decay decay 250
-before=$(state)
+before=$(sim_state)
 "$TP" bench --backends pelt:128 --runs 1 -- sh -c "echo \$\$ >'$tmp/work.pid'; trap '' TERM; exec sleep 301" \
 	>/dev/null 2>"$tmp/bench.err" &
 pid=$!
@@ -161,22 +146,13 @@ rc=$?
 set -e
 assert_eq "$rc" 130 "bench, workload ignoring SIGTERM: ends within 10 s of SIGINT, as SIGINT would"
 [ "$rc" = 130 ] || cat "$tmp/bench.err"
-assert_eq "$(state)" "$before" "bench, workload ignoring SIGTERM: backend, decay and caps put back"
+assert_eq "$(sim_state)" "$before" "bench, workload ignoring SIGTERM: backend, decay and caps put back"
 work=$(cat "$tmp/work.pid")
 if kill -0 "$work" 2>/dev/null; then fail "bench left its workload running"; kill -9 "$work"
 else pass "bench, workload ignoring SIGTERM: the workload was killed"; fi
 
 # cap hold --for 1s with standard output a full pipe: the hold ends on time
-mkfifo "$tmp/fifo"
-exec 5<>"$tmp/fifo"
-python3 -c '
-import fcntl, os
-fd = os.open(os.sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
-try:
-    while True:
-        os.write(fd, b"x" * 4096)
-except BlockingIOError:
-    pass' "$tmp/fifo"
+full_fifo "$tmp/fifo" 5
 "$TP" cap hold 4 30% --for 1s >"$tmp/fifo" 2>"$tmp/full.err" &
 pid=$!
 t0=$(date +%s.%N)
@@ -196,16 +172,7 @@ exec 5<&-
 # the same with standard error a full pipe and a warning to say when the cap is set
 # (1MHz: below a tenth of the maximum): the warning waits, the hold ends on time, and
 # the warning comes once standard error takes it
-mkfifo "$tmp/fifo2"
-exec 6<>"$tmp/fifo2"
-python3 -c '
-import os
-fd = os.open(os.sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
-try:
-    while True:
-        os.write(fd, b"x" * 4096)
-except BlockingIOError:
-    pass' "$tmp/fifo2"
+full_fifo "$tmp/fifo2" 6
 "$TP" cap hold 4 1MHz --for 1s >"$tmp/full2.out" 2>"$tmp/fifo2" &
 pid=$!
 wait_until cap_is 4 1000 || fail "hold with a full error pipe never applied"

@@ -100,6 +100,62 @@ sys.exit(0 if ok else 1)' "$2" 2>"$tmp/pyerr"; then
 # lines of stdin one by one; prints a transcript (see pty_shell.py).
 shell_session() { python3 "$E2E_DIR/pty_shell.py" "$TP" "$@"; }
 
+# wait_until CMD...: 0 once CMD succeeds, 1 when it has not within 10 s
+wait_until() {
+	local _
+	for _ in $(seq 100); do
+		if "$@"; then return 0; fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# reap PID: its exit status; one that does not end within 10 s is killed (255), so that a
+# command that ignores its stop signal fails its check instead of hanging the test
+reap() {
+	local _
+	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1"
+		wait "$1" 2>/dev/null || true
+		return 255
+	fi
+	wait "$1"
+}
+
+# serve_sim [OPTION...]: `sim serve [OPTION...] $tmp/mnt` (the patched interface, served
+# over FUSE) in the background, stopped and unmounted on exit; sets $mnt, $abi (its
+# thermal_pressure directory) and $server, and exports THERMPRESS_ROOT (every later
+# command runs on it) and THERMPRESS_STATE_DIR (its caps' ledger in $tmp, never the
+# machine's).  A server that has not mounted within 10 s fails the script: every check
+# after it would read an empty directory.
+serve_sim() {
+	local _
+	export THERMPRESS_STATE_DIR="$tmp/state"
+	mnt="$tmp/mnt"
+	abi="$mnt/sys/kernel/debug/sched/thermal_pressure"
+	mkdir -p "$mnt"
+	"$TP" sim serve "$@" "$mnt" 2>>"$tmp/serve.err" &
+	server=$!
+	cleanup_hooks+=("kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; if mountpoint -q '$mnt'; then fusermount3 -u '$mnt' || umount -l '$mnt'; fi")
+	for _ in $(seq 100); do
+		# the root once served: the server itself never reads its own mount
+		[ -e "$abi/version" ] && { export THERMPRESS_ROOT="$mnt"; return 0; }
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "sim serve did not mount: $(cat "$tmp/serve.err")"
+	finish || true
+	exit 1
+}
+
+# sim_state: what a holding command may change on the served simulator, in one line: the
+# backend, its decay period and every CPU's capped frequency (cheap enough to poll)
+sim_state() {
+	echo "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$abi/backend") $(cat "$abi/decay_ms")" \
+		"$(awk '$1 ~ /^[0-9]+$/ && NF >= 6 { printf "%s,", $6 }' "$abi/stats")"
+}
+
 # require_fuse: exit 77 (skip) when FUSE cannot be used here.
 require_fuse() {
 	if ! [ -c /dev/fuse ] || ! { exec 3<>/dev/fuse; } 2>/dev/null; then

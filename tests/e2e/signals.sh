@@ -11,50 +11,15 @@ E2E_DEFAULT_SIGNALS=1
 source "$(dirname "$0")/lib.sh"
 require_fuse
 
-export THERMPRESS_STATE_DIR="$tmp/state"
-mnt="$tmp/mnt"
-mkdir "$mnt"
-"$TP" sim serve "$mnt" 2>"$tmp/serve.err" &
-server=$!
-cleanup_hooks+=("kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; if mountpoint -q '$mnt'; then fusermount3 -u '$mnt' || umount -l '$mnt'; fi")
-for _ in $(seq 100); do
-	[ -e "$mnt/sys/kernel/debug/sched/thermal_pressure/version" ] && break
-	sleep 0.1
-done
-export THERMPRESS_ROOT="$mnt"
+serve_sim
 
-# what matters: the backend, its decay, every CPU's capped frequency (read from the served
-# files: cheap enough to poll)
-abi="$mnt/sys/kernel/debug/sched/thermal_pressure"
-state() {
-	echo "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$abi/backend") $(cat "$abi/decay_ms")" \
-		"$(awk '$1 ~ /^[0-9]+$/ && NF >= 6 { printf "%s,", $6 }' "$abi/stats")"
-}
-# wait_until CMD...: at most 10 s
-wait_until() {
-	for _ in $(seq 100); do
-		if "$@"; then return 0; fi
-		sleep 0.1
-	done
-	return 1
-}
-changed() { [ "$(state)" != "$before" ]; }
-# reap PID: its exit status; one that does not end within 10 s is killed (255)
-reap() {
-	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-	if kill -0 "$1" 2>/dev/null; then
-		kill -9 "$1"
-		wait "$1" 2>/dev/null || true
-		return 255
-	fi
-	wait "$1"
-}
+changed() { [ "$(sim_state)" != "$before" ]; }
 backend_is() { grep -q "\[$1\]" "$abi/backend"; }
 
 # the state before: an earlier cap set and a decay period of our own
 "$TP" backend set decay decay 250
 "$TP" cap set big 1.5GHz
-before=$(state)
+before=$(sim_state)
 
 printf '%s\n' "0, all, 1GHz" "30s, all, clear" >"$tmp/long.prof"
 printf '%s\n' "0, little, 1GHz" >"$tmp/short.prof"
@@ -85,7 +50,7 @@ for cmd in hold play bench; do
 		rc=$?
 		set -e
 		assert_eq "$rc" "$((128 + $(kill -l $sig)))" "$cmd: SIG$sig ends with 128 + signal"
-		assert_eq "$(state)" "$before" "$cmd: SIG$sig puts back caps, backend and decay"
+		assert_eq "$(sim_state)" "$before" "$cmd: SIG$sig puts back caps, backend and decay"
 	done
 done
 
@@ -104,7 +69,7 @@ for cmd in hold play bench; do
 	wait $pipeline || true
 	wait_until test -s "$tmp/rc" || true
 	assert_eq "$(cat "$tmp/rc" 2>/dev/null)" 141 "$cmd: a closed output pipe ends it as SIGPIPE would"
-	assert_eq "$(state)" "$before" "$cmd: a closed output pipe puts back caps, backend and decay"
+	assert_eq "$(sim_state)" "$before" "$cmd: a closed output pipe puts back caps, backend and decay"
 done
 
 # kill -9: the state file lets cap restore undo it
@@ -119,7 +84,7 @@ for cmd in hold play bench; do
 	run "$TP" cap restore
 	assert_rc 0 "$cmd: cap restore after kill -9"
 	assert_match "$out" "^restored [0-9]+ changes?$" "$cmd: cap restore says what it did"
-	assert_eq "$(state)" "$before" "$cmd: cap restore puts back caps, backend and decay"
+	assert_eq "$(sim_state)" "$before" "$cmd: cap restore puts back caps, backend and decay"
 	run "$TP" cap restore
 	assert_eq "$out" "nothing to restore" "$cmd: nothing left to restore"
 done
@@ -127,7 +92,7 @@ done
 # a hold puts back the earlier cap set (it used to clear it)
 run "$TP" cap hold big 1GHz --for 100ms
 assert_rc 0 "timed hold over a cap set"
-assert_eq "$(state)" "$before" "the earlier cap set is back after the hold"
+assert_eq "$(sim_state)" "$before" "the earlier cap set is back after the hold"
 
 # the in-process simulator keeps no state file: cap restore says so
 run "$TP" --sim cap restore

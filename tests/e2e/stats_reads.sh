@@ -9,17 +9,8 @@ require_fuse
 command -v strace >/dev/null || { echo "strace not installed: skipped"; exit 77; }
 strace -qq -e trace=none true 2>/dev/null || { echo "strace cannot trace here (ptrace refused): skipped"; exit 77; }
 
-export THERMPRESS_STATE_DIR="$tmp/state"
-mnt="$tmp/mnt"
-mkdir "$mnt"
-"$TP" sim serve "$mnt" 2>"$tmp/serve.err" &
-server=$!
-cleanup_hooks+=("kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; if mountpoint -q '$mnt'; then fusermount3 -u '$mnt' || umount -l '$mnt'; fi")
-for _ in $(seq 100); do
-	[ -e "$mnt/sys/kernel/debug/sched/thermal_pressure/version" ] && break
-	sleep 0.1
-done
-stats="$mnt/sys/kernel/debug/sched/thermal_pressure/stats"
+serve_sim
+stats="$abi/stats"
 
 # reads COMMAND...: how many times the command opened stats in $n, its exit status in $rc
 # (LeakSanitizer cannot run under ptrace: off for these runs in an ASan build)

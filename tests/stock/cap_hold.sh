@@ -139,20 +139,28 @@ start_nested() {	# NAME KHZ: a hold of big in the background, its pid in NAME
 	eval "$1=$!"
 	wait_for "$R/$1.out" holding
 }
+# each pair A KHZ_A, then B KHZ_B (in force: LIMIT_B), in both orders of ending; a hold at
+# the top frequency (100%) is a hold like any other (once recorded as a clear, outside
+# the ledger: A's end then put the limit from before over B's, B's end A's over that)
 "$T" cap set big 1200000
-start_nested A 1104000
-start_nested B 1008000
-check "two holds: the most recent is in force" "1416000 1008000 2" "$(limits)"
-kill -INT $A; reap $A "nested hold A"
-check "A ends first: B's limit stays" "1416000 1008000 2" "$(limits)"
-kill -TERM $B; reap $B "nested hold B"
-check "B ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
-start_nested A 1104000
-start_nested B 1008000
-kill -INT $B; reap $B "nested hold B"
-check "B ends first: A's limit is back" "1416000 1104000 2" "$(limits)"
-kill -INT $A; reap $A "nested hold A"
-check "A ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
+for pair in "1104000 1008000 1008000" "1008000 100% 1800000"; do
+	read -r ka kb lb <<<"$pair"
+	start_nested A "$ka"
+	start_nested B "$kb"
+	check "holds $ka then $kb: the most recent is in force" "1416000 $lb 2" "$(limits)"
+	kill -INT $A; reap $A "nested hold A $ka"
+	check "holds $ka then $kb, A ends first: B's limit stays" "1416000 $lb 2" "$(limits)"
+	kill -TERM $B; reap $B "nested hold B $kb"
+	check "holds $ka then $kb, B ends last: the limit from before the first hold" \
+		"1416000 1200000 2" "$(limits)"
+	start_nested A "$ka"
+	start_nested B "$kb"
+	kill -INT $B; reap $B "nested hold B $kb"
+	check "holds $ka then $kb, B ends first: A's limit is back" "1416000 $ka 2" "$(limits)"
+	kill -INT $A; reap $A "nested hold A $ka"
+	check "holds $ka then $kb, A ends last: the limit from before the first hold" \
+		"1416000 1200000 2" "$(limits)"
+done
 start_nested A 1104000
 start_nested B 1008000
 kill -9 $A; wait $A 2>/dev/null
@@ -160,21 +168,6 @@ kill -9 $A; wait $A 2>/dev/null
 check "A killed, cap restore: the live holder B's limit stays" "1416000 1008000 2" "$(limits)"
 kill -INT $B; reap $B "nested hold B"
 check "B ends after A was killed: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
-# a hold at the top frequency is a hold like any other (once recorded as a clear, outside
-# the ledger: A's end then put the limit from before over B's, B's end A's over that)
-start_nested A 1008000
-start_nested B 100%
-check "a hold at the top frequency over A: cpuinfo_max_freq" "1416000 1800000 2" "$(limits)"
-kill -INT $A; reap $A "nested hold A under a top-frequency hold"
-check "A ends first: the top-frequency holder's limit stays" "1416000 1800000 2" "$(limits)"
-kill -INT $B; reap $B "top-frequency hold B"
-check "B ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
-start_nested A 1008000
-start_nested B 100%
-kill -INT $B; reap $B "top-frequency hold B"
-check "the top-frequency hold ends first: A's limit is back" "1416000 1008000 2" "$(limits)"
-kill -INT $A; reap $A "nested hold A"
-check "A ends last: the limit from before the first hold" "1416000 1200000 2" "$(limits)"
 # cap play is a holder too: a hold that ends while it plays leaves the player's cap, and
 # the player's end puts back what was there before the first (not the ended hold's cap)
 "$T" cap set big 1200000

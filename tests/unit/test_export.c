@@ -38,13 +38,16 @@ static struct tp_snapshot snapshot(void)
 	return s;
 }
 
-static char *render(const struct export_scrape *sc, enum export_format fmt)
+/* The rendered text; never NULL (the checks print it with %s): nothing rendered fails. */
+static const char *render(const struct export_scrape *sc, enum export_format fmt)
 {
 	static struct export_buf b;
 
 	export_buf_free(&b);
 	export_render(&b, sc, fmt);
-	return b.data;
+	if (!b.data)
+		fail_msg("export_render wrote nothing");
+	return b.data ? b.data : "";
 }
 
 /* text holds line as a whole line. */
