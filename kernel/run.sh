@@ -1,5 +1,6 @@
 #!/bin/bash
-# Build the thermal-pressure kernel (Debian linux-source-6.1 + kernel/patches),
+# Build the thermal-pressure kernel (Debian linux-source-6.1 + kernel/patches, or
+# with --series 6.12, linux-source-6.12 + kernel/patches-6.12),
 # boot it under qemu with 4 CPUs, run kernel/vm-test.sh inside, and check the
 # results and the bit-exactness logs on the host.
 #
@@ -19,6 +20,8 @@ usage: bash kernel/run.sh [OPTIONS]
                     (default: $THERMPRESS_BUILD, else build/)
   --timeout SEC     kill qemu after SEC seconds (default: 420)
   --jobs N          make -j N (default: 2)
+  --series V        the series to build: 6.1 (kernel/patches, the default) or
+                    6.12 (kernel/patches-6.12, kernel/config-6.12.fragment)
   --build-only      build the kernel and initramfs, do not boot
   --quick           skip the placement (load balancer) experiment in the VM
   --kcsan           build the kernel with KCSAN (strict; kernel/kcsan.fragment, in
@@ -43,6 +46,7 @@ jobs=2
 build_only=0
 quick=0
 kcsan=0
+series=6.1
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--thermpress-build) tpbuild=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
 	--build-only) build_only=1; shift ;;
 	--quick) quick=1; shift ;;
 	--kcsan) kcsan=1; quick=1; shift ;;
@@ -60,9 +65,16 @@ done
 resolve_dirs
 [ $kcsan = 1 ] && [ "$timeout_s" = 420 ] && timeout_s=900
 
-src="$bdir/linux-source-6.1"
-obj="$bdir/obj"
-tarball=/usr/src/linux-source-6.1.tar.xz	# when installed; else downloaded below
+# Per series: the Debian source package, the patches, the configuration, and
+# where the objects, stamps and consoles go (6.1 keeps its historical names)
+case "$series" in
+6.1) patchdir="$here/patches" fragment="$here/config.fragment" sfx_series= ;;
+6.12) patchdir="$here/patches-6.12" fragment="$here/config-6.12.fragment" sfx_series=-6.12 ;;
+*) echo "run.sh: --series must be 6.1 or 6.12, not '$series'" >&2; exit 2 ;;
+esac
+src="$bdir/linux-source-$series"
+obj="$bdir/obj$sfx_series"
+tarball=/usr/src/linux-source-$series.tar.xz	# when installed; else downloaded below
 
 for tool in make gcc flex bison bc cpio gzip qemu-system-x86_64 git; do
 	command -v "$tool" >/dev/null || die "$tool is missing (apt-get install -y flex bison libelf-dev bc libssl-dev cpio qemu-system-x86 busybox-static)"
@@ -82,13 +94,13 @@ if ! git_k rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		debs="$bdir/debs"
 		mkdir -p "$debs"
 		debian_apt "$top/build-debian-apt"
-		srcver=$("${apt_cache[@]}" madison linux-source-6.1 | awk '{ print $3 }' | sort -V | tail -1)
-		[ -n "$srcver" ] || die "no linux-source-6.1 in Debian's archive"
-		fetch "linux-source-6.1=$srcver"
+		srcver=$("${apt_cache[@]}" madison "linux-source-$series" | awk '{ print $3 }' | sort -V | tail -1)
+		[ -n "$srcver" ] || die "no linux-source-$series in Debian's archive"
+		fetch "linux-source-$series=$srcver"
 		rm -rf "$bdir/linux-source-deb"
-		dpkg-deb -x "$(deb linux-source-6.1 "$srcver")" "$bdir/linux-source-deb"
-		tarball="$bdir/linux-source-deb/usr/src/linux-source-6.1.tar.xz"
-		[ -f "$tarball" ] || die "linux-source-6.1 $srcver has no usr/src/linux-source-6.1.tar.xz"
+		dpkg-deb -x "$(deb "linux-source-$series" "$srcver")" "$bdir/linux-source-deb"
+		tarball="$bdir/linux-source-deb/usr/src/linux-source-$series.tar.xz"
+		[ -f "$tarball" ] || die "linux-source-$series $srcver has no usr/src/linux-source-$series.tar.xz"
 	fi
 	log "extracting $tarball"
 	rm -rf "$src" "$obj"
@@ -96,33 +108,33 @@ if ! git_k rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	[ -d "$src" ] || die "$tarball did not give $src"
 	git_k init -q
 	git_k add -f -A .
-	git_k commit -q -m "Debian linux-source-6.1"
+	git_k commit -q -m "Debian linux-source-$series"
 	git_k tag base
 fi
 
 # ---- 2. patches ------------------------------------------------------------
-mapfile -t patches < <(series_patches "$here/patches")
-[ "${#patches[@]}" -gt 0 ] || die "no patches in $here/patches"
+mapfile -t patches < <(series_patches "$patchdir")
+[ "${#patches[@]}" -gt 0 ] || die "no patches in $patchdir"
 series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$bdir/series.stamp" 2>/dev/null)" != "$series_sum" ]; then
+if [ "$(cat "$bdir/series$sfx_series.stamp" 2>/dev/null)" != "$series_sum" ]; then
 	log "applying ${#patches[@]} patches"
 	git_k am --abort >/dev/null 2>&1 || true
 	git_k reset -q --hard base
 	git_k clean -q -fdx
 	git_k am -q "${patches[@]}" || die "the patch series does not apply"
-	echo "$series_sum" >"$bdir/series.stamp"
+	echo "$series_sum" >"$bdir/series$sfx_series.stamp"
 fi
 
 # ---- 3. configuration ------------------------------------------------------
-frag="$here/config.fragment" stamp="$bdir/config.stamp"
+frag=$fragment stamp="$bdir/config$sfx_series.stamp"
 if [ $kcsan = 1 ]; then	# a second object tree from the same source
-	obj="$bdir/obj-kcsan" stamp="$bdir/config-kcsan.stamp"
-	cat "$here/config.fragment" "$here/kcsan.fragment" >"$bdir/kcsan-config.fragment"
-	frag="$bdir/kcsan-config.fragment"
+	obj="$bdir/obj-kcsan$sfx_series" stamp="$bdir/config-kcsan$sfx_series.stamp"
+	cat "$fragment" "$here/kcsan.fragment" >"$bdir/kcsan-config$sfx_series.fragment"
+	frag="$bdir/kcsan-config$sfx_series.fragment"
 fi
 cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$cfg_sum" ]; then
-	log "configuring: tinyconfig + kernel/config.fragment$([ $kcsan = 1 ] && echo ' + kernel/kcsan.fragment')"
+	log "configuring: tinyconfig + kernel/${fragment##*/}$([ $kcsan = 1 ] && echo ' + kernel/kcsan.fragment')"
 	configure_fragment "$src" "$obj" "$frag"
 	echo "$cfg_sum" >"$stamp"
 fi
@@ -135,9 +147,9 @@ fi
 kmake=()
 [ $kcsan = 1 ] && kmake+=(KCSAN_SANITIZE_build_policy.o=y)
 log "building bzImage (-j$jobs)"
-if ! make -s -C "$src" O="$obj" -j"$jobs" "${kmake[@]}" bzImage >"$bdir/make.log" 2>&1; then
-	tail -40 "$bdir/make.log" >&2
-	die "kernel build failed (see $bdir/make.log)"
+if ! make -s -C "$src" O="$obj" -j"$jobs" "${kmake[@]}" bzImage >"$bdir/make$sfx_series.log" 2>&1; then
+	tail -40 "$bdir/make$sfx_series.log" >&2
+	die "kernel build failed (see $bdir/make$sfx_series.log)"
 fi
 kernel="$obj/arch/x86/boot/bzImage"
 kbuild_s=$(elapsed "$t_build")
@@ -145,11 +157,11 @@ log "kernel built in ${kbuild_s}s"
 
 # ---- 5. initramfs ----------------------------------------------------------
 t_initrd=$(now)
-root="$bdir/initramfs"
+root="$bdir/initramfs$sfx_series"
 initramfs_skeleton "$root" "$busybox"
 mkdir -p "$root"/{lib64,lib/x86_64-linux-gnu}
 cp "$here/vm-test.sh" "$root/vm-test.sh"
-initramfs_init "$root" vm-test.sh "TPTEST_QUICK=$quick" "TP_KCSAN=$kcsan"
+initramfs_init "$root" vm-test.sh "TPTEST_QUICK=$quick" "TP_KCSAN=$kcsan" "TP_SERIES=$series"
 
 tp_bin=""
 for cand in "$tpbuild/cmd/thermpress" "$tpbuild/thermpress"; do
@@ -176,14 +188,14 @@ else
 	log "no thermpress binary in $tpbuild: the VM skips the thermpress checks"
 fi
 
-initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
-log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
+initramfs_pack "$root" "$bdir/initramfs$sfx_series.cpio.gz"
+log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs$sfx_series.cpio.gz" | cut -f1) KiB)"
 
 # ---- 6. host-side replay checker --------------------------------------------
 build_replay_checker "$bdir" "$tpbuild"
 
 if [ $build_only = 1 ]; then
-	echo "run.sh: build only: kernel ${kbuild_s}s, $kernel, $bdir/initramfs.cpio.gz"
+	echo "run.sh: build only: kernel ${kbuild_s}s, $kernel, $bdir/initramfs$sfx_series.cpio.gz"
 	exit 0
 fi
 
@@ -195,11 +207,11 @@ boot() {
 	shift 2
 	log "booting qemu ($label, -smp 4, TCG, timeout ${timeout_s}s); console in $console"
 	run_vm "$timeout_s" "$console" qemu-system-x86_64 -smp 4 -m 512M -nographic -no-reboot \
-		-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
+		-kernel "$kernel" -initrd "$bdir/initramfs$sfx_series.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*"
 	vm_report "kernel/run.sh results ($label)"
 }
-sfx=$([ $kcsan = 1 ] && echo -kcsan || true)
+sfx=$sfx_series$([ $kcsan = 1 ] && echo -kcsan || true)
 nohz_console="$bdir/console-nohz$sfx.log"
 boot "NO_HZ idle" "$nohz_console"
 nohz_pass=$vm_pass nohz_fail=$vm_fail nohz_vm_s=$vm_s
@@ -207,7 +219,7 @@ console="$bdir/console$sfx.log"
 boot "periodic tick" "$console" nohz=off
 
 # ---- 8. bit-exactness replay -------------------------------------------------
-replay_console_logs "$console.txt" "$bdir/logs" 8
+replay_console_logs "$console.txt" "$bdir/logs$sfx_series" 8
 
 vm_pass=$(( ${vm_pass:-0} + ${nohz_pass:-0} ))
 vm_fail=$(( ${vm_fail:-1} + ${nohz_fail:-1} ))

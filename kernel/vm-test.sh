@@ -7,6 +7,14 @@
 #   TPLOG BEGIN NAME ... TPLOG END NAME   (a copy of the update log)
 . /vm-checks.sh
 D=/sys/kernel/debug/sched/thermal_pressure
+# The default backend: mainline's averaging of the cap on the series' base, pelt on
+# 6.1 (avg_thermal) and instant on 6.12 (cpufreq pressure), so that nothing changes
+# until a developer switches
+if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+	def_backends="[instant] pelt decay none" def_backend=instant def_decay=0
+else
+	def_backends="instant [pelt] decay none" def_backend=pelt def_decay=32
+fi
 
 # The state a bad write must leave alone: everything but the clock and the
 # load-balance-time capacity, plus the number of resets in the log.
@@ -54,6 +62,10 @@ K=/sys/kernel/debug/kcsan
 if ! grep -qw 'nohz=off' /proc/cmdline; then
 	info "tick: NO_HZ idle ($(cat /proc/cmdline))"
 	nohz_blocked_decay 3 0
+	if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+		nohz_idle_cap 3 0
+		nohz_steady_instant 2 0 3
+	fi
 	done_checks
 	exit
 fi
@@ -65,8 +77,8 @@ for f in version backend decay_ms hz inject stats log_cpu log; do
 done
 eq "version" "$(cat $D/version)" 1
 eq "hz" "$(cat $D/hz)" 250
-eq "default backend" "$(cat $D/backend)" "instant [pelt] decay none"
-eq "default decay_ms" "$(cat $D/decay_ms)" 32
+eq "default backend" "$(cat $D/backend)" "$def_backends"
+eq "default decay_ms" "$(cat $D/decay_ms)" $def_decay
 eq "default log_cpu" "$(cat $D/log_cpu)" -1
 # docs/abi.md: the one file that may be empty is log, before any log was started
 eq "log before any log_cpu write is empty (0 bytes)" "$(wc -c <$D/log)" 0
@@ -86,8 +98,8 @@ done
 cat $D/stats >/tmp/stats
 eq "stats key version" "$(sed -n 1p /tmp/stats)" "version 1"
 if sed -n 2p /tmp/stats | grep -Eq '^time_ns [0-9]+$'; then ok "stats key time_ns"; else bad "stats time_ns: $(sed -n 2p /tmp/stats)"; fi
-eq "stats key backend" "$(sed -n 3p /tmp/stats)" "backend pelt"
-eq "stats key decay_ms" "$(sed -n 4p /tmp/stats)" "decay_ms 32"
+eq "stats key backend" "$(sed -n 3p /tmp/stats)" "backend $def_backend"
+eq "stats key decay_ms" "$(sed -n 4p /tmp/stats)" "decay_ms $def_decay"
 eq "stats key hz" "$(sed -n 5p /tmp/stats)" "hz 250"
 eq "stats key nr_cpus" "$(sed -n 6p /tmp/stats)" "nr_cpus 4"
 eq "stats header" "$(sed -n 7p /tmp/stats)" "cpu online domain max_capacity max_freq_khz capped_freq_khz pressure avg_pressure capacity"
@@ -402,8 +414,11 @@ echo pelt >$D/backend
 echo "3 $((max / 2))" >$D/inject
 if echo 0 >/sys/devices/system/cpu/cpu3/online 2>/tmp/err; then
 	echo instant >$D/backend
-	eq "reset to instant: offline cpu3 avg_pressure 0, pressure kept" \
-		"$(stat_field 3 2):$(stat_field 3 7):$(stat_field 3 8)" "0:$((1024 - 1024 * (max / 2) / max)):0"
+	# 6.12: instant's avg_pressure is the input itself, as the scheduler reads it
+	p3=$((1024 - 1024 * (max / 2) / max)) a3=0
+	[ "${TP_SERIES:-6.1}" = 6.12 ] && a3=$p3
+	eq "reset to instant: offline cpu3 avg_pressure $a3, pressure kept" \
+		"$(stat_field 3 2):$(stat_field 3 7):$(stat_field 3 8)" "0:$p3:$a3"
 	echo decay >$D/backend
 	eq "reset to decay: offline cpu3 avg_pressure 0" "$(stat_field 3 8)" 0
 	echo 1 >/sys/devices/system/cpu/cpu3/online
@@ -419,10 +434,18 @@ echo instant >$D/backend
 echo 1 >$D/log_cpu
 t0=$(cut -d' ' -f1 /proc/uptime)
 i=0
-while [ $i -lt 66000 ]; do echo "1 $((max / 2))" >$D/inject; i=$((i + 1)); done
+if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+	# 6.12: an inject is averaged at the next update, not at once; a switch of
+	# backend logs a reset of every CPU at once
+	while [ $i -lt 33000 ]; do echo pelt >$D/backend; echo instant >$D/backend; i=$((i + 1)); done
+	what="66000 backend switches"
+else
+	while [ $i -lt 66000 ]; do echo "1 $((max / 2))" >$D/inject; i=$((i + 1)); done
+	what="66000 injects"
+fi
 echo "1 clear" >$D/inject
 echo "-1" >$D/log_cpu
-info "log filled with 66000 injects in $(awk -v a=$t0 -v b=$(cut -d' ' -f1 /proc/uptime) 'BEGIN { print b - a }') s"
+info "log filled with $what in $(awk -v a=$t0 -v b=$(cut -d' ' -f1 /proc/uptime) 'BEGIN { print b - a }') s"
 eq "full log: 65536 entries and an overflow line" "$(wc -l <$D/log):$(tail -1 $D/log)" "65537:overflow"
 eq "full log: first entry the reset" "$(head -1 $D/log | cut -d' ' -f1,3,4)" "reset instant 0"
 echo pelt >$D/backend

@@ -103,6 +103,74 @@ nohz_blocked_decay() {
 	else bad "nohz: idle cpu$idle's average updated only at its ticks ($u updates, $t timer interrupts)"; fi
 }
 
+# nohz_idle_cap IDLE BUSY: a cap that lands on a CPU already idle with its tick stopped is
+# averaged all the same: the feed marks the CPU as having blocked load, so the idle load
+# balancer (run from BUSY's tick) updates its average.  IDLE idles uncapped for 1.5 s
+# first, so nothing else of it is left to update; then a cap under pelt (128 ms) must
+# build its average past half the pressure within 0.8 s, with more updates than IDLE took
+# timer interrupts.  Without the mark the average stays 0 until IDLE wakes up.
+nohz_idle_cap() {
+	idle=$1 busy=$2
+	max=$(stat_field $idle 5)
+	all=$(cat /sys/devices/system/cpu/online)
+	taskset -p -c $busy $$ >/dev/null
+	echo pelt >$D/backend
+	echo 128 >$D/decay_ms
+	taskset -c $busy sh -c 'while :; do :; done' &
+	spinner=$!
+	sleep 1.5
+	echo $idle >$D/log_cpu
+	t0=$(timer_irqs $idle)
+	echo "$idle $((max / 5))" >$D/inject
+	p=$(stat_field $idle 7)
+	sleep 0.8
+	a1=$(stat_field $idle 8) u=$(grep -c '^update' $D/log) t1=$(timer_irqs $idle)
+	kill $spinner
+	wait $spinner 2>/dev/null
+	echo "$idle clear" >$D/inject
+	echo -1 >$D/log_cpu
+	taskset -p -c $all $$ >/dev/null
+	t=$((t1 - t0))
+	info "nohz: cap on idle cpu$idle: pressure $p, avg_pressure $a1 0.8 s later; $u updates, $t timer interrupts"
+	if [ "$a1" -gt $((p / 2)) ]; then ok "nohz: a cap on idle cpu$idle is averaged ($a1 of $p after 0.8 s)"
+	else bad "nohz: a cap on idle cpu$idle is not averaged: $a1 of $p after 0.8 s"; fi
+	if [ $u -gt $t ]; then ok "nohz: idle cpu$idle's capped average updated without its tick ($u updates, $t timer interrupts)"
+	else bad "nohz: idle cpu$idle's capped average updated only at its ticks ($u updates, $t timer interrupts)"; fi
+}
+
+# nohz_steady_instant IDLE BUSY MAX: under instant, a steady cap on an idle CPU leaves
+# nothing to average once it is latched, so the idle load balancer stops updating it: in
+# the 1.5 s after the first update, at most MAX updates more than IDLE took timer
+# interrupts (an idle CPU still wakes for timers, and each wakeup's tick updates it).  A
+# CPU that keeps reporting blocked load for a steady cap is also updated by the idle load
+# balancer about every 32 ms (45 in 1.5 s).
+nohz_steady_instant() {
+	idle=$1 busy=$2 most=$3
+	max=$(stat_field $idle 5)
+	all=$(cat /sys/devices/system/cpu/online)
+	taskset -p -c $busy $$ >/dev/null
+	echo instant >$D/backend
+	taskset -c $busy sh -c 'while :; do :; done' &
+	spinner=$!
+	sleep 1
+	echo "$idle $((max / 2))" >$D/inject
+	sleep 0.3
+	echo $idle >$D/log_cpu
+	t0=$(timer_irqs $idle)
+	sleep 1.5
+	u=$(grep -c '^update' $D/log) a=$(stat_field $idle 8) p=$(stat_field $idle 7)
+	t=$(($(timer_irqs $idle) - t0))
+	kill $spinner
+	wait $spinner 2>/dev/null
+	echo "$idle clear" >$D/inject
+	echo -1 >$D/log_cpu
+	taskset -p -c $all $$ >/dev/null
+	info "nohz: steady cap on idle cpu$idle under instant: $u updates, $t timer interrupts in 1.5 s (avg_pressure $a, pressure $p)"
+	eq "nohz: instant latched the steady cap" "$a" "$p"
+	if [ "$u" -le $((t + most)) ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates ($u updates, $t timer interrupts)"
+	else bad "nohz: idle cpu$idle under a steady instant cap was updated $u times in 1.5 s, $t timer interrupts (at most $most more)"; fi
+}
+
 # ---- stock kernels: the capture command (scripts/capture-stock-tree.sh at /) --------------
 # capture_check NAME: capture what thermpress reads into /tmp/cap; thermpress must show
 # the same per-CPU facts and model on the capture as on the live system; the tree goes to
