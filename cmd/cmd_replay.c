@@ -376,49 +376,6 @@ static struct json_object *json_summary(const char *file, bool profile,
 	return o;
 }
 
-/*
- * The first pass: every row read and checked, the span and the CPUs learnt, the span
- * checked against the tick limit.  0 or an exit status (reported).
- */
-static int first_pass(struct cmd_ctx *ctx, FILE *in, const char *file, struct rows *pass,
-		      struct scan *sc, const struct tp_trace_meta *meta, int hz,
-		      struct tp_error *err)
-{
-	struct tp_trace_row row;
-	int rc;
-
-	scan_free(sc);
-	if (scan_init(sc))
-		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-	if (!pass->mem && !pass->rd) {
-		rewind(in);
-		rc = tp_trace_reader_open(in, file, &pass->rd, err);
-		if (rc < 0)
-			return cmd_tp_error(ctx, rc, err);
-	}
-	pass->what = "reading";
-	pass->scan = sc;
-	pass->pressure = NULL;
-	pass->i = 0;
-	pass->total = 0;
-	while ((rc = rows_next(pass, &row, err)) == 1)
-		;
-	progress_done(pass);
-	tp_trace_reader_close(pass->rd);
-	pass->rd = NULL;
-	if (rc < 0)
-		return cmd_tp_error(ctx, rc, err);
-	if (!sc->span.rows)
-		return cmd_error(ctx, EXIT_USAGE, "%s: the trace has no samples to replay", file);
-	if (tp_replay_ticks(meta, &sc->span, hz) > TP_REPLAY_MAX_TICKS)
-		return cmd_error(ctx, EXIT_USAGE, "%s: the trace spans %.3f s, %" PRIu64 " ticks "
-				 "per CPU at %d Hz: more than the limit of %llu", file,
-				 (double)(sc->span.last_ns - sc->span.first_ns) / 1e9,
-				 tp_replay_ticks(meta, &sc->span, hz), hz,
-				 (unsigned long long)TP_REPLAY_MAX_TICKS);
-	return 0;
-}
-
 /* One replay: its input, backends, outputs and results. */
 struct replay {
 	const char *file, *out, *plot;
@@ -437,7 +394,7 @@ struct replay {
 	struct tp_outfile *csv_of, *svg_of;
 	FILE *csv;
 	int plot_cpu;
-	bool profile, two_pass;
+	bool profile;
 	struct tp_error err;
 };
 
@@ -509,8 +466,7 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 			return cmd_tp_error(ctx, rc, &r->err);
 		r->meta = *tp_trace_reader_meta(r->pass.rd);
 	}
-	if (!r->ro.hz)
-		r->ro.hz = r->meta.hz > 0 ? r->meta.hz : TP_HZ_DEFAULT;
+	r->ro.hz = tp_replay_hz(&r->meta, r->ro.hz);
 	return 0;
 }
 
@@ -531,70 +487,86 @@ static int replay_outputs(struct cmd_ctx *ctx, struct replay *r)
 		if (!r->series)
 			return cmd_error(ctx, EXIT_RUNTIME, "out of memory for the plot");
 		r->col.s = r->series + 1;
-		r->col.plot_cpu = r->plot_cpu;
-		r->pass.plot_cpu = r->plot_cpu;
+		r->pass.pressure = &r->series[0];
 	}
+	r->col.plot_cpu = r->pass.plot_cpu = r->plot_cpu;
 	return 0;
 }
 
-/* One replay pass over the rows; the library's return code (rc), or an exit status. */
-static int replay_pass(struct cmd_ctx *ctx, struct replay *r, int *rc)
+/* The rows from their start again: the trace reopened, or the profile's trace. */
+static int rows_restart(struct replay *r, struct tp_error *err)
 {
 	struct rows *pass = &r->pass;
 
+	pass->i = 0;
+	if (r->profile)
+		return 0;
+	tp_trace_reader_close(pass->rd);
+	pass->rd = NULL;
+	rewind(r->in);
+	return tp_trace_reader_open(r->in, r->file, &pass->rd, err);
+}
+
+/*
+ * The library reads the rows again (struct tp_replay_options): for their span (span
+ * NULL), with the CPUs scanned afresh; then for the replay (span), where the progress
+ * knows the total, the CPU to plot is chosen and the pressure plotted from the start.
+ */
+static int rows_rewind(void *arg, const struct tp_trace_span *span, struct tp_error *err)
+{
+	struct replay *r = arg;
+	struct rows *pass = &r->pass;
+
+	progress_done(pass);
+	if (!span) {
+		scan_free(&r->sc);
+		if (scan_init(&r->sc))
+			return tp_error_set(err, -ENOMEM, "out of memory");
+		pass->scan = &r->sc;
+		pass->what = "reading";
+		pass->total = 0;
+		pass->pressure = NULL;
+		return rows_restart(r, err);
+	}
+	pass->scan = NULL;
+	pass->what = "replaying";
+	pass->total = span->rows;
+	if (r->plot_cpu < 0)
+		r->plot_cpu = r->sc.plot_i != SIZE_MAX ? r->sc.plot_cpu : r->sc.first_cpu;
+	r->col.plot_cpu = pass->plot_cpu = r->plot_cpu;
 	if (r->series) {
 		r->series[0].n = 0;
 		pass->pressure = &r->series[0];
 	}
-	pass->scan = r->two_pass ? NULL : &r->sc;
-	pass->i = 0;
-	pass->total = r->two_pass ? r->sc.span.rows : 0;
-	pass->what = "replaying";
-	if (!r->profile && !pass->rd) {
-		rewind(r->in);
-		*rc = tp_trace_reader_open(r->in, r->file, &pass->rd, &r->err);
-		if (*rc < 0)
-			return cmd_tp_error(ctx, *rc, &r->err);
-	}
-	if (!r->two_pass && scan_init(&r->sc))
-		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-	*rc = tp_replay_stream(&r->meta, r->two_pass ? &r->sc.span : NULL, rows_next, pass, r->b,
-			       r->nb, &r->ro, r->out || r->plot ? on_point : NULL, &r->col, r->sums,
-			       &r->err);
-	progress_done(pass);
-	tp_trace_reader_close(pass->rd);
-	pass->rd = NULL;
-	return 0;
+	return rows_restart(r, err);
+}
+
+static int replay_next(void *arg, struct tp_trace_row *row, struct tp_error *err)
+{
+	return rows_next(&((struct replay *)arg)->pass, row, err);
 }
 
 /*
- * One pass normally: the replay learns the span on the way and writes nothing until
- * every row was read and checked.  A first pass over the rows is needed to choose the
- * CPU to plot, or when a trace without a state start has a row earlier than its first
- * (the state starts at the earliest time: the replay says -EAGAIN).  0 or an exit status.
+ * The replay; the library decides whether to read the rows twice (rows_rewind), and
+ * does when the CPU to plot must be chosen from all of them.  0 or an exit status.
  */
 static int replay_run(struct cmd_ctx *ctx, struct replay *r)
 {
-	int status, rc = 0;
+	int status, rc;
 
-	r->two_pass = r->plot && r->plot_cpu < 0;
-	if (r->two_pass && (status = first_pass(ctx, r->in, r->file, &r->pass, &r->sc, &r->meta,
-						 r->ro.hz, &r->err)))
-		return status;
-	if (r->plot_cpu < 0)
-		r->plot_cpu = r->sc.plot_i != SIZE_MAX ? r->sc.plot_cpu : r->sc.first_cpu;
+	if (scan_init(&r->sc))
+		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
+	r->pass.scan = &r->sc;
+	r->pass.what = "replaying";
+	r->ro.rewind = rows_rewind;
+	r->ro.span_first = r->plot && r->plot_cpu < 0;
 	if ((status = replay_outputs(ctx, r)))
 		return status;
-	for (;;) {
-		if ((status = replay_pass(ctx, r, &rc)))
-			return status;
-		if (rc != -EAGAIN || r->two_pass)
-			break;
-		r->two_pass = true;
-		if ((status = first_pass(ctx, r->in, r->file, &r->pass, &r->sc, &r->meta, r->ro.hz,
-					 &r->err)))
-			return status;
-	}
+	rc = tp_replay_stream(&r->meta, NULL, replay_next, r, r->b, r->nb, &r->ro,
+			      r->out || r->plot ? on_point : NULL, &r->col, r->sums, &r->err);
+	progress_done(&r->pass);
+	tp_trace_reader_close(r->pass.rd);
+	r->pass.rd = NULL;
 	if (rc == -ENODATA || rc == -E2BIG)
 		return cmd_error(ctx, EXIT_USAGE, "%s: %s", r->file, r->err.msg);
 	if (rc)

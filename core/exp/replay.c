@@ -468,15 +468,33 @@ static int drain(struct engine *e, tp_replay_fn fn, void *arg)
 	return 0;
 }
 
+/* Where the state starts: the trace says, else its earliest time first_ns. */
+static uint64_t state_start(const struct tp_trace_meta *meta, uint64_t first_ns)
+{
+	return meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : first_ns;
+}
+
+/* The first tick: the trace's, else the state's start, rounded up to a tick. */
+static uint64_t first_tick(const struct tp_trace_meta *meta, uint64_t first_ns, uint64_t period)
+{
+	uint64_t f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns
+						     : state_start(meta, first_ns);
+
+	return (f + period - 1) / period * period;
+}
+
+/* The ticks from the first tick tick0 up to last_ns. */
+static uint64_t ticks_to(uint64_t tick0, uint64_t period, uint64_t last_ns)
+{
+	return last_ns < tick0 ? 0 : (last_ns - tick0) / period + 1;
+}
+
 uint64_t tp_replay_ticks(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
 			 int hz)
 {
-	uint64_t period = 1000000000ull / (uint64_t)hz, start, f, tick0;
+	uint64_t period = 1000000000ull / (uint64_t)hz;
 
-	start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : span->first_ns;
-	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : start;
-	tick0 = (f + period - 1) / period * period;
-	return span->last_ns < tick0 ? 0 : (span->last_ns - tick0) / period + 1;
+	return ticks_to(first_tick(meta, span->first_ns, period), period, span->last_ns);
 }
 
 void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *row)
@@ -492,12 +510,37 @@ void tp_trace_span_add(struct tp_trace_span *span, const struct tp_trace_row *ro
 static void set_start(struct engine *e, const struct tp_trace_meta *meta, uint64_t first_ns,
 		      uint64_t last_ns)
 {
-	uint64_t f;
-
 	e->end = last_ns;
-	e->start = meta->state_start_ns != TP_NONE ? (uint64_t)meta->state_start_ns : first_ns;
-	f = meta->first_tick_ns != TP_NONE ? (uint64_t)meta->first_tick_ns : e->start;
-	e->tick0 = (f + e->period - 1) / e->period * e->period;
+	e->start = state_start(meta, first_ns);
+	e->tick0 = first_tick(meta, first_ns, e->period);
+}
+
+int tp_replay_hz(const struct tp_trace_meta *meta, int hz)
+{
+	return hz ? hz : meta->hz > 0 ? meta->hz : TP_HZ_DEFAULT;
+}
+
+/*
+ * The one check of the tick limit: the ticks per CPU from the first tick tick0 to
+ * last_ns.  With the whole span known, the message gives its length and ticks; while
+ * the span is learned on the way (span NULL), how far the trace reached at least.
+ */
+static int check_ticks(uint64_t tick0, uint64_t period, int hz, uint64_t last_ns,
+		       const struct tp_trace_span *span, struct tp_error *err)
+{
+	uint64_t nticks = ticks_to(tick0, period, last_ns);
+
+	if (nticks <= TP_REPLAY_MAX_TICKS)
+		return 0;
+	if (!span)
+		return tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from its first "
+				    "tick, more than the limit of %llu ticks per CPU at %d Hz",
+				    (double)(last_ns - tick0) / 1e9,
+				    (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
+	return tp_error_set(err, -E2BIG, "the trace spans %.3f s, %" PRIu64 " ticks per CPU at "
+			    "%d Hz: more than the limit of %llu",
+			    (double)(span->last_ns - span->first_ns) / 1e9, nticks, hz,
+			    (unsigned long long)TP_REPLAY_MAX_TICKS);
 }
 
 /* The tick rate a replay runs at, and that the trace fits its limits; -errno with why. */
@@ -505,7 +548,7 @@ static int replay_hz(const struct tp_trace_meta *meta, const struct tp_trace_spa
 		     size_t nb, const struct tp_replay_options *opts, int *out,
 		     struct tp_error *err)
 {
-	uint64_t nticks;
+	uint64_t period;
 	int hz;
 
 	if (span && !span->rows)
@@ -513,14 +556,13 @@ static int replay_hz(const struct tp_trace_meta *meta, const struct tp_trace_spa
 	if (nb > TP_REPLAY_MAX_BACKENDS)
 		return tp_error_set(err, -EINVAL, "too many backends (at most %d)",
 				    TP_REPLAY_MAX_BACKENDS);
-	hz = opts && opts->hz ? opts->hz : meta->hz > 0 ? meta->hz : TP_HZ_DEFAULT;
+	hz = tp_replay_hz(meta, opts ? opts->hz : 0);
 	if (hz < 1 || hz > 100000)
 		return tp_error_set(err, -EINVAL, "invalid tick rate %d Hz", hz);
-	if (span && (nticks = tp_replay_ticks(meta, span, hz)) > TP_REPLAY_MAX_TICKS)
-		return tp_error_set(err, -E2BIG, "the trace spans %.3f s: %" PRIu64 " ticks at %d Hz "
-				    "per CPU, more than the limit of %llu",
-				    (double)(span->last_ns - span->first_ns) / 1e9, nticks, hz,
-				    (unsigned long long)TP_REPLAY_MAX_TICKS);
+	period = 1000000000ull / (uint64_t)hz;
+	if (span && check_ticks(first_tick(meta, span->first_ns, period), period, hz,
+				span->last_ns, span, err))
+		return -E2BIG;
 	*out = hz;
 	return 0;
 }
@@ -584,12 +626,7 @@ static int learn_span(struct engine *e, const struct tp_trace_meta *meta,
 		*first = row->time_ns;
 	if (row->time_ns > e->end)
 		e->end = row->time_ns;
-	if (row->time_ns >= e->tick0 && (row->time_ns - e->tick0) / e->period >= TP_REPLAY_MAX_TICKS)
-		return tp_error_set(err, -E2BIG, "the trace spans at least %.3f s from "
-				    "its first tick, more than the limit of %llu ticks "
-				    "per CPU at %d Hz", (double)(row->time_ns - e->tick0) / 1e9,
-				    (unsigned long long)TP_REPLAY_MAX_TICKS, hz);
-	return 0;
+	return check_ticks(e->tick0, e->period, hz, row->time_ns, NULL, err);
 }
 
 /* Every row into the engine, then every CPU to the end; the pressure integral in *p_int. */
@@ -674,10 +711,11 @@ static void summarize(const struct engine *e, size_t bi, double p_int,
 		s->exact = -1;
 }
 
-int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
-		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
-		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
-		     struct tp_replay_summary *sums, struct tp_error *err)
+/* One replay over the rows (span NULL: learned on the way, or -EAGAIN). */
+static int replay_once(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		       tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		       size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn,
+		       void *arg, struct tp_replay_summary *sums, struct tp_error *err)
 {
 	struct engine *e;
 	FILE *spool = NULL;
@@ -717,6 +755,48 @@ done:
 	if (spool)
 		fclose(spool);
 	return rc;
+}
+
+/* A pass over the rows for their span, with the source rewound before and after it. */
+static int read_span(tp_replay_next_fn next, void *src, const struct tp_replay_options *opts,
+		     struct tp_trace_span *span, struct tp_error *err)
+{
+	struct tp_trace_row row;
+	int rc = opts->rewind(src, NULL, err);
+
+	if (rc)
+		return rc;
+	memset(span, 0, sizeof(*span));
+	while ((rc = next(src, &row, err)) == 1)
+		tp_trace_span_add(span, &row);
+	return rc < 0 ? rc : opts->rewind(src, span, err);
+}
+
+/*
+ * The library decides between one pass and two: one when the span is given or can be
+ * learned on the way; two (the span first) when the caller asks (opts->span_first) or
+ * when a row earlier than the first needs the state to start before it.
+ */
+int tp_replay_stream(const struct tp_trace_meta *meta, const struct tp_trace_span *span,
+		     tp_replay_next_fn next, void *src, const struct tp_replay_backend *b,
+		     size_t nb, const struct tp_replay_options *opts, tp_replay_fn fn, void *arg,
+		     struct tp_replay_summary *sums, struct tp_error *err)
+{
+	bool can_rewind = !span && opts && opts->rewind;
+	struct tp_trace_span learned;
+	int rc;
+
+	if (can_rewind && opts->span_first) {
+		if ((rc = read_span(next, src, opts, &learned, err)))
+			return rc;
+		span = &learned;
+	}
+	rc = replay_once(meta, span, next, src, b, nb, opts, fn, arg, sums, err);
+	if (rc != -EAGAIN || !can_rewind || span)
+		return rc;
+	if ((rc = read_span(next, src, opts, &learned, err)))
+		return rc;
+	return replay_once(meta, &learned, next, src, b, nb, opts, fn, arg, sums, err);
 }
 
 struct trace_cursor {

@@ -1106,6 +1106,42 @@ static int json_member_end(char **pp)
 }
 
 /*
+ * Whether the n bytes at s are a bare JSON value (RFC 8259): null, true, false or a
+ * number (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?).  Only then is a line JSON
+ * that json-c, the reference of the fuzz target, reads too: "01", "+1" or "1." are not.
+ */
+static bool json_bare_ok(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	if ((n == 4 && !memcmp(s, "null", 4)) || (n == 4 && !memcmp(s, "true", 4)) ||
+	    (n == 5 && !memcmp(s, "false", 5)))
+		return true;
+	if (s < end && *s == '-')
+		s++;
+	if (s == end || !isdigit((unsigned char)*s))
+		return false;
+	if (*s++ != '0')
+		while (s < end && isdigit((unsigned char)*s))
+			s++;
+	if (s < end && *s == '.') {
+		if (++s == end || !isdigit((unsigned char)*s))
+			return false;
+		while (s < end && isdigit((unsigned char)*s))
+			s++;
+	}
+	if (s < end && (*s == 'e' || *s == 'E')) {
+		if (++s < end && (*s == '+' || *s == '-'))
+			s++;
+		if (s == end || !isdigit((unsigned char)*s))
+			return false;
+		while (s < end && isdigit((unsigned char)*s))
+			s++;
+	}
+	return s == end;
+}
+
+/*
  * A scalar JSON value at *pp: a string (decoded in place, *string set), or a bare token
  * (null, a number, true, false) cut off with a NUL whose byte goes to *save, for the
  * caller to put back once done with *val.  *pp moves past the value.
@@ -1133,6 +1169,11 @@ static int json_scalar(char **pp, char **val, bool *string, char *save, char *ms
 	if (p == *val) {
 		snprintf(msg, len, *p == '{' || *p == '[' ?
 			 "nested values are not part of a trace" : "malformed JSON object");
+		return -EINVAL;
+	}
+	if (!json_bare_ok(*val, (size_t)(p - *val))) {
+		snprintf(msg, len, "'%.*s' is not a JSON value (a string, a number, true, false "
+			 "or null)", (int)(p - *val > 40 ? 40 : p - *val), *val);
 		return -EINVAL;
 	}
 	*save = *p;
@@ -1191,15 +1232,13 @@ bad:
 	return -EINVAL;
 }
 
-/*
- * A JSON line: one flat object (values are strings, integers, null, true or false; the
- * metadata's source alone is an object).  Returns 1 when *r was filled with a row, 0
- * for the metadata object.
- */
 /* A member of the metadata object (its first line): source, backend and the rest. */
 static int jsonl_meta_member(struct tp_trace_reader *rd, const char *key, char *val, bool string,
 			     bool missing, char *msg, size_t len)
 {
+	/* JSON has one spelling of the version, thermpress_trace ("thermpress trace" is CSV's) */
+	if (!strcmp(key, "thermpress trace"))
+		return 0;
 	if (!string && !missing && (!strcmp(key, "source") || !strcmp(key, "backend"))) {
 		snprintf(msg, len, "%s must be %s", key, key[0] == 's' ?
 			 "an object {kind, description} or a string" : "a string");
@@ -1230,6 +1269,11 @@ static int jsonl_row_member(struct tp_trace_row *r, bool have[NCOLS], const char
 	return 0;
 }
 
+/*
+ * A JSON line: one flat object (values are strings, integers, null, true or false; the
+ * metadata's source alone is an object).  Returns 1 when *r was filled with a row, 0
+ * for the metadata object.
+ */
 static int jsonl_record(struct tp_trace_reader *rd, char *line, bool first, struct tp_trace_row *r,
 			char *msg, size_t len)
 {

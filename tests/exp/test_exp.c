@@ -283,6 +283,92 @@ static void test_trace_empty(void **state)
 	tp_source_close(src);
 }
 
+/* A trace file streamed by a reader, as replay reads it, counting the rewinds asked for. */
+struct rewind_src {
+	FILE *fp;
+	struct tp_trace_reader *rd;
+	int rewinds, with_span;
+};
+
+static int rewind_next(void *arg, struct tp_trace_row *row, struct tp_error *err)
+{
+	return tp_trace_reader_next(((struct rewind_src *)arg)->rd, row, err);
+}
+
+static int rewind_rows(void *arg, const struct tp_trace_span *span, struct tp_error *err)
+{
+	struct rewind_src *c = arg;
+
+	c->rewinds++;
+	c->with_span += span != NULL;
+	tp_trace_reader_close(c->rd);
+	rewind(c->fp);
+	return tp_trace_reader_open(c->fp, "t.csv", &c->rd, err);
+}
+
+/* tp_replay_stream over text, the rewinds counted in *c; its return value. */
+static int stream_text(const char *text, const struct tp_replay_backend *b, size_t nb,
+		       const struct tp_replay_options *ro, struct rewind_src *c,
+		       struct tp_replay_summary *sum, struct tp_error *err)
+{
+	struct tp_trace_meta meta;	/* a copy: a rewind closes the reader */
+	int rc;
+
+	*c = (struct rewind_src){ .fp = text_file(text) };
+	rc = tp_trace_reader_open(c->fp, "t.csv", &c->rd, err);
+	if (!rc) {
+		meta = *tp_trace_reader_meta(c->rd);
+		rc = tp_replay_stream(&meta, NULL, rewind_next, c, b, nb, ro, NULL, NULL, sum, err);
+	}
+	tp_trace_reader_close(c->rd);
+	fclose(c->fp);
+	return rc;
+}
+
+/*
+ * The library decides on one pass or two: a row earlier than the first (no state start)
+ * gives -EAGAIN without a rewind, and with one the same result as the whole trace in
+ * memory (rewound for the span, then for the replay); span_first asks for two passes.
+ */
+static void test_replay_passes(void **state)
+{
+	static const char early[] = "time_ns,cpu,pressure\n20000000,1,5\n10000000,0,0\n"
+				    "30000000,1,500\n45000000,0,800\n";
+	static const char sorted[] = "time_ns,cpu,pressure\n10000000,0,0\n20000000,1,5\n";
+	struct tp_trace t;
+	struct tp_error err = { 0 };
+	struct tp_replay_summary whole, streamed;
+	struct tp_source *src = open_sim(250);
+	struct tp_replay_backend b[1];
+	struct tp_replay_options ro = { .hz = 0 };
+	struct rewind_src c;
+	size_t nb;
+
+	(void)state;
+	assert_int_equal(read_trace_text(early, &t, &err), 0);
+	assert_int_equal(tp_replay_parse_backends("pelt:32", tp_source_plugins(src), b, 1, &nb,
+						  &err), 0);
+	assert_int_equal(tp_replay_run(&t, b, nb, NULL, NULL, NULL, &whole, &err), 0);
+	assert_int_equal(stream_text(early, b, nb, &ro, &c, &streamed, &err), -EAGAIN);
+	ro.rewind = rewind_rows;
+	assert_int_equal(stream_text(early, b, nb, &ro, &c, &streamed, &err), 0);
+	assert_int_equal(c.rewinds, 2);
+	assert_int_equal(c.with_span, 1);
+	assert_int_equal(streamed.ticks, whole.ticks);
+	assert_int_equal(streamed.updates, whole.updates);
+	assert_true(streamed.mad == whole.mad);
+	/* a trace in order: one pass, unless the caller asks for the span first */
+	assert_int_equal(stream_text(sorted, b, nb, &ro, &c, &streamed, &err), 0);
+	assert_int_equal(c.rewinds, 0);
+	ro.span_first = true;
+	assert_int_equal(stream_text(sorted, b, nb, &ro, &c, &streamed, &err), 0);
+	assert_int_equal(c.rewinds, 2);
+	assert_int_equal(tp_replay_hz(&t.meta, 0), TP_HZ_DEFAULT);
+	assert_int_equal(tp_replay_hz(&t.meta, 1000), 1000);
+	tp_trace_free(&t);
+	tp_source_close(src);
+}
+
 static void test_parse_backends(void **state)
 {
 	struct tp_source *src = open_sim(250);
@@ -1037,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(test_source_version1),
 		cmocka_unit_test(test_source_refused),
 		cmocka_unit_test(test_source_parts),
+		cmocka_unit_test(test_replay_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

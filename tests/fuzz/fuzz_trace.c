@@ -15,6 +15,13 @@
  * version read is one the reader knows, the kind is a known kind or unknown, and it
  * survives every round trip; writing the trace read back gives the same bytes again;
  * the Perfetto metadata json-c reads back holds the same source object.
+ * json-c is the reference of the JSON-lines reader and writer (issue 27: the hand-written
+ * reader is kept because it reads about 2.7 times as fast as json-c's tokener alone,
+ * tests/bench/bench_trace.c): every line of an accepted JSON-lines trace and every line
+ * the writer writes is one object json-c (strict, UTF-8 validated) reads whole, and the
+ * values json-c reads are the rows and metadata the reader gave, or that were written; a
+ * line the reader refuses as not JSON (a string not closed, an invalid escape, a
+ * malformed object) json-c refuses too.
  * Limits: after an accepted trace, a line past 65536 bytes or a line with a NUL byte is
  * refused at its line number; an allocation failure (readin_fail_alloc) is an error,
  * never fewer rows.
@@ -78,10 +85,9 @@ static void check_ranges(const struct tp_trace *t)
 	free(last);
 }
 
-static void check_same(const struct tp_trace *a, const struct tp_trace *b)
+/* The same metadata (the version aside) and rows. */
+static void check_same_values(const struct tp_trace *a, const struct tp_trace *b)
 {
-	/* the writer always writes the current version */
-	CHECK(b->meta.version == TP_TRACE_VERSION);
 	CHECK(a->meta.source_kind == b->meta.source_kind);
 	CHECK(!strcmp(a->meta.source, b->meta.source));
 	CHECK(!strcmp(a->meta.backend, b->meta.backend));
@@ -99,6 +105,205 @@ static void check_same(const struct tp_trace *a, const struct tp_trace *b)
 		CHECK(x->avg_pressure == y->avg_pressure && x->decay_ms == y->decay_ms);
 		CHECK(!strcmp(x->backend, y->backend));
 	}
+}
+
+static void check_same(const struct tp_trace *a, const struct tp_trace *b)
+{
+	/* the writer always writes the current version */
+	CHECK(b->meta.version == TP_TRACE_VERSION);
+	check_same_values(a, b);
+}
+
+/* ---- json-c, the reference of JSON lines ---------------------------------------------- */
+
+static const char *const row_columns[] = { "time_ns", "cpu", "max_capacity", "max_freq_khz",
+	"capped_freq_khz", "pressure", "avg_pressure", "backend", "decay_ms" };
+
+/* A line parsed by json-c as one whole object (blanks after it aside), or NULL. */
+static struct json_object *jsonc_line(const char *line, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	size_t end;
+
+	CHECK(tok);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, line, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (end < len && strchr(" \t\r\n", line[end]) && line[end])
+		end++;
+	if (o && (!json_object_is_type(o, json_type_object) || end != len)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/* An integer member's value as the reader keeps it: null is TP_NONE. */
+static int64_t jsonc_int(struct json_object *v)
+{
+	if (!v)
+		return TP_NONE;
+	CHECK(json_object_is_type(v, json_type_int));
+	return json_object_get_int64(v);
+}
+
+static void jsonc_copy(char *dst, size_t size, struct json_object *v)
+{
+	CHECK(!v || json_object_is_type(v, json_type_string));
+	CHECK(!v || (size_t)json_object_get_string_len(v) < size);
+	snprintf(dst, size, "%s", v ? json_object_get_string(v) : "");
+}
+
+static void jsonc_row(struct json_object *o, struct tp_trace_row *r)
+{
+	int64_t v[9];
+	struct json_object *m;
+
+	for (size_t k = 0; k < 9; k++) {
+		bool have = json_object_object_get_ex(o, row_columns[k], &m);
+
+		if (k == 7)
+			jsonc_copy(r->backend, sizeof(r->backend), have ? m : NULL);
+		else
+			v[k] = have ? jsonc_int(m) : TP_NONE;
+	}
+	r->time_ns = (uint64_t)v[0];
+	r->cpu = (int)v[1];
+	r->max_capacity = v[2];
+	r->max_freq_khz = v[3];
+	r->capped_freq_khz = v[4];
+	r->pressure = v[5];
+	r->avg_pressure = v[6];
+	r->decay_ms = v[8];
+}
+
+/* The source: an object {kind, description} (version 2), a description or null (1). */
+static void jsonc_source(struct json_object *v, struct tp_trace_meta *m)
+{
+	struct json_object *kind = NULL, *desc = NULL;
+
+	m->source_kind = TP_SOURCE_AUTO;
+	if (!v || json_object_is_type(v, json_type_string)) {
+		jsonc_copy(m->source, sizeof(m->source), v);
+		return;
+	}
+	CHECK(json_object_is_type(v, json_type_object));
+	json_object_object_get_ex(v, "kind", &kind);
+	json_object_object_get_ex(v, "description", &desc);
+	if (kind)
+		CHECK(!tp_source_kind_parse(json_object_get_string(kind), &m->source_kind));
+	jsonc_copy(m->source, sizeof(m->source), desc);
+}
+
+static void jsonc_meta(struct json_object *o, struct tp_trace_meta *m)
+{
+	struct json_object *v;
+
+	CHECK(json_object_object_get_ex(o, "thermpress_trace", &v));
+	m->version = (int)jsonc_int(v);
+	if (json_object_object_get_ex(o, "source", &v))
+		jsonc_source(v, m);
+	if (json_object_object_get_ex(o, "backend", &v))
+		jsonc_copy(m->backend, sizeof(m->backend), v);
+	if (json_object_object_get_ex(o, "decay_ms", &v))
+		m->decay_ms = jsonc_int(v);
+	if (json_object_object_get_ex(o, "hz", &v))
+		m->hz = (int)jsonc_int(v);
+	if (json_object_object_get_ex(o, "state_start_ns", &v))
+		m->state_start_ns = jsonc_int(v);
+	if (json_object_object_get_ex(o, "first_tick_ns", &v))
+		m->first_tick_ns = jsonc_int(v);
+}
+
+/* Whether a line is blank to the reader (it skips it). */
+static bool blank_line(const char *s, size_t n)
+{
+	return strspn(s, " \t\r") >= n;
+}
+
+/*
+ * buf[0..len) as JSON lines, read by json-c into *t (free it): each non-blank line must
+ * be one object json-c reads whole.  The first is the metadata when its first member is
+ * thermpress_trace, as the reader decides.
+ */
+static void jsonc_read(const char *buf, size_t len, struct tp_trace *t)
+{
+	bool first = true;
+
+	memset(t, 0, sizeof(*t));
+	tp_trace_meta_init(&t->meta);
+	for (const char *p = buf, *end = buf + len, *nl; p < end; p = nl + 1) {
+		struct json_object *o;
+		struct tp_trace_row r;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (blank_line(p, (size_t)(nl - p)))
+			continue;
+		o = jsonc_line(p, (size_t)(nl - p));
+		if (!o) {
+			fprintf(stderr, "fuzz_trace: json-c does not read the line %.*s\n",
+				(int)(nl - p), p);
+			abort();
+		}
+		const char *q = p + strspn(p, " \t\r") + 1;
+
+		if (first && !strncmp(q + strspn(q, " \t\r\n"), "\"thermpress_trace\"", 18)) {
+			jsonc_meta(o, &t->meta);
+		} else {
+			memset(&r, 0, sizeof(r));
+			jsonc_row(o, &r);
+			t->rows = realloc(t->rows, (t->nr_rows + 1) * sizeof(r));
+			CHECK(t->rows);
+			t->rows[t->nr_rows++] = r;
+		}
+		first = false;
+		json_object_put(o);
+	}
+}
+
+/*
+ * JSON lines written or accepted: json-c reads the same values from the same text, and
+ * the version (written: always the current one).
+ */
+static void check_jsonc_reads(const char *buf, size_t len, const struct tp_trace *t,
+			      int version)
+{
+	struct tp_trace ref;
+
+	jsonc_read(buf, len, &ref);
+	CHECK(ref.meta.version == version);
+	check_same_values(t, &ref);
+	free(ref.rows);
+}
+
+/* Line lineno (from 1) of buf, which the reader refused as not JSON: json-c refuses it. */
+static void check_jsonc_refuses(const char *buf, size_t len, unsigned lineno)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	struct json_object *o;
+
+	for (unsigned l = 1; l < lineno && p < end; l++) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	o = jsonc_line(p, (size_t)((nl ? nl : end) - p));
+	if (o) {
+		fprintf(stderr, "fuzz_trace: json-c reads line %u, which the reader refused as "
+			"not JSON\n", lineno);
+		abort();
+	}
+}
+
+/* The reader's refusals of a line as not JSON (its other rules are the trace's own). */
+static bool refused_as_not_json(const char *msg)
+{
+	return strstr(msg, ": a string is not closed") || strstr(msg, ": an invalid escape") ||
+	       strstr(msg, ": malformed JSON object");
 }
 
 /* t written in fmt, into a buffer (free it); *len its length. */
@@ -132,6 +337,8 @@ static void round_trip(const struct tp_trace *t, enum tp_trace_format fmt)
 
 		CHECK(tp_trace_detect(buf, len, &detected) == 1 && detected == fmt);
 	}
+	if (fmt == TP_TRACE_JSONL)
+		check_jsonc_reads(buf, len, t, TP_TRACE_VERSION);
 	fp = fmemopen(buf, len ? len : 1, "r");
 	CHECK(fp);
 	if (tp_trace_read(fp, "again", &back, &err)) {
@@ -296,8 +503,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tp_trace t;
 	FILE *fp;
 
-	enum tp_trace_format detected;
+	enum tp_trace_format detected = TP_TRACE_CSV;
 	size_t first = 0;
+	char *text;	/* data with a NUL after it, for json-c's checks */
 
 	if (!size || size > 1 << 16)
 		return 0;
@@ -317,16 +525,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fp = fmemopen((void *)data, size, "r");
 	if (!fp)
 		return 0;
+	text = malloc(size + 1);
+	CHECK(text);
+	memcpy(text, data, size);
+	text[size] = '\0';
 	if (tp_trace_read(fp, "fuzz", &t, &err)) {
 		/* a refusal always names the input */
 		CHECK(!strncmp(err.msg, "fuzz", 4));
+		if (detected == TP_TRACE_JSONL && refused_as_not_json(err.msg))
+			check_jsonc_refuses(text, size, (unsigned)strtoul(err.msg + 5, NULL, 10));
 		tp_trace_free(&t);
 		fclose(fp);
+		free(text);
 		return 0;
 	}
 	fclose(fp);
 	limits(data, size, t.nr_rows);
 	check_ranges(&t);
+	if (detected == TP_TRACE_JSONL)
+		check_jsonc_reads(text, size, &t, t.meta.version);
+	free(text);
 	/* what a reader accepts is UTF-8, whatever the format */
 	CHECK(strings_valid_utf8(&t));
 	round_trip(&t, TP_TRACE_CSV);

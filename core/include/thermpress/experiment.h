@@ -187,9 +187,22 @@ int tp_replay_parse_backends(const char *list, const struct tp_plugin_set *plugi
 			     struct tp_replay_backend *out, size_t max, size_t *count,
 			     struct tp_error *err);
 
+struct tp_trace_span;
 struct tp_replay_options {
-	int hz;				/* 0: the trace's hz, else 250 */
+	int hz;				/* 0: the trace's hz, else 250 (tp_replay_hz) */
+	/*
+	 * tp_replay_stream without a span: set, the library may read the rows twice, and
+	 * calls rewind to start them again, once before the pass that learns their span
+	 * (span NULL) and once before the replay (span: what that pass learned).  0 or
+	 * -errno with its message.  The metadata given stays in use across a rewind:
+	 * pass a copy, not tp_trace_reader_meta() of a reader the rewind closes.
+	 */
+	int (*rewind)(void *src, const struct tp_trace_span *span, struct tp_error *err);
+	bool span_first;		/* with rewind: always learn the span first */
 };
+
+/* The tick rate a replay runs at: hz when given (not 0), else the trace's, else 250. */
+int tp_replay_hz(const struct tp_trace_meta *meta, int hz);
 
 /* One backend update: a tick, or a cap change for backends updated on change. */
 struct tp_replay_point {
@@ -240,8 +253,9 @@ int tp_replay_run(const struct tp_trace *trace, const struct tp_replay_backend *
  * of CPUs and backends.  The state start and the ticks depend on the earliest and
  * latest times of the whole trace: give span from a first pass over the rows
  * (tp_trace_span_add on each), or NULL to learn it on the way in one pass; then a
- * trace without state_start_ns whose first row is not its earliest gives -EAGAIN (do
- * the first pass and start again), and the tick limit is checked row by row.  fn sees
+ * trace without state_start_ns whose first row is not its earliest needs the span
+ * first: with opts->rewind the library reads the rows again for it, without it the
+ * replay gives -EAGAIN; the tick limit is checked row by row.  fn sees
  * the same points in the same order as with tp_replay_run: they are spooled to an
  * unlinked temporary file and given at the end, so a failed replay gives fn nothing.
  */
