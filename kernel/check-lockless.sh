@@ -13,6 +13,11 @@
 #   bash kernel/check-lockless.sh --selftest FILE
 #       plants the two plain writes review found (log->nr at every logged tick, tp->avg
 #       of the decay backend) in a copy of FILE and fails unless both are reported
+#   bash kernel/check-lockless.sh --feeds FILE:FUNCTION...
+#       the feeds take no lock: one line per lock taken in the body of FUNCTION in FILE
+#       (spin, raw spin, rq, mutex, rw locks; the 6.1 series' feed took the rq lock of
+#       every capped CPU, which deadlocks a caller holding one); exit 1 if any, 2 if a
+#       function is not found
 #
 # Exit status: 0 no plain write; 1 plain writes found (or the self test missed one);
 # 2 usage error.
@@ -22,7 +27,24 @@ me=check-lockless.sh
 # "field: line pattern: why" -- a plain write of FIELD on a line matching PATTERN is fine
 ALLOWED=(
 	"active:log->active = true;:the new log is not yet published (rcu_assign_pointer() follows)"
+	"active:kept->active = false;:the log kept at log_cpu -1 is not yet published"
+	"nr:kept->nr = log->nr;:the log kept at log_cpu -1 is not yet published"
+	"tp_backend:tp_backend = backend;:set by the boot parameter, before other CPUs run"
 )
+
+# feed_locks FILE FUNCTION: "FILE:LINE: FUNCTION takes a lock: TEXT" for each lock taken in
+# FUNCTION's body (from its definition line to the closing brace in column 0); status 2
+# when FILE has no definition of FUNCTION
+feed_locks() {
+	awk -v file="$1" -v fn="$2" '
+	$0 ~ "^[a-z].*[ *]" fn "\\(" && $0 !~ /;[ \t]*$/ { body = 1; found = 1 }
+	body && /(spin_lock|_lock_irq|rq_lock|mutex_lock|read_lock|write_lock|down_read|down_write)[a-z_]*\(/ {
+		x = $0; sub(/^[ \t]+/, "", x)
+		printf "%s:%d: %s takes a lock: %s\n", file, NR, fn, x
+	}
+	body && /^}/ { body = 0 }
+	END { if (!found) exit 2 }' "$1"
+}
 
 # plain_writes FILE: "FILE:LINE: plain write of FIELD: TEXT" for each offending line
 plain_writes() {
@@ -101,7 +123,20 @@ if [ "${1:-}" = --selftest ]; then
 	exit $status
 fi
 
-[ $# -gt 0 ] || { echo "usage: bash kernel/$me FILE... | --selftest FILE" >&2; exit 2; }
+if [ "${1:-}" = --feeds ]; then
+	shift
+	[ $# -gt 0 ] || { echo "usage: bash kernel/$me --feeds FILE:FUNCTION..." >&2; exit 2; }
+	status=0
+	for ff in "$@"; do
+		f=${ff%:*} fn=${ff##*:}
+		[ -f "$f" ] || { echo "$me: no such file: $f" >&2; exit 2; }
+		out=$(feed_locks "$f" "$fn") || { echo "$me: no function $fn in $f" >&2; exit 2; }
+		if [ -n "$out" ]; then echo "$out"; status=1; fi
+	done
+	exit $status
+fi
+
+[ $# -gt 0 ] || { echo "usage: bash kernel/$me FILE... | --selftest FILE | --feeds FILE:FUNCTION..." >&2; exit 2; }
 status=0
 for f in "$@"; do
 	[ -f "$f" ] || { echo "$me: no such file: $f" >&2; exit 2; }

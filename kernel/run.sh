@@ -23,6 +23,9 @@ usage: bash kernel/run.sh [OPTIONS]
   --series V        the series to build: 6.1 (kernel/patches, the default) or
                     6.12 (kernel/patches-6.12, kernel/config-6.12.fragment)
   --build-only      build the kernel and initramfs, do not boot
+  --source-only     prepare the source tree with the series applied, and stop
+                    (what kernel/check-series.sh, kernel/i386 and kernel/arm64 start
+                    from, for the 6.1 series)
   --quick           skip the placement (load balancer) experiment in the VM
   --kcsan           build the kernel with KCSAN (strict; kernel/kcsan.fragment, in
                     BUILD_DIR/obj-kcsan), run the checks with --quick, and fail on a
@@ -44,6 +47,7 @@ tpbuild="${THERMPRESS_BUILD:-build}"
 timeout_s=420
 jobs=2
 build_only=0
+source_only=0
 quick=0
 kcsan=0
 series=6.1
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--series) series=$2; shift 2 ;;
 	--build-only) build_only=1; shift ;;
+	--source-only) source_only=1; shift ;;
 	--quick) quick=1; shift ;;
 	--kcsan) kcsan=1; quick=1; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -123,6 +128,38 @@ if [ "$(cat "$bdir/series$sfx_series.stamp" 2>/dev/null)" != "$series_sum" ]; th
 	git_k clean -q -fdx
 	git_k am -q "${patches[@]}" || die "the patch series does not apply"
 	echo "$series_sum" >"$bdir/series$sfx_series.stamp"
+fi
+
+if [ $source_only = 1 ]; then
+	echo "run.sh: source only: $src with ${#patches[@]} patches"
+	exit 0
+fi
+
+# ---- 2b. 6.12: the series' lockless rules, checked in its source ----------------
+# (6.1's run in kernel/check-series.sh, per prefix). The plain-write check and its self
+# test, and that no feed takes a lock: the cpufreq feed, the inject feed, and what they
+# call to mark an idle CPU (the 6.1 feed took the rq lock of every capped CPU)
+src_pass=0 src_fail=0
+src_check() {	# src_check NAME CMD...: one check, its output shown when it fails
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then echo "  ok $name"; src_pass=$((src_pass + 1))
+	else echo "  FAIL $name:"; sed 's/^/    /' <<<"$out"; src_fail=$((src_fail + 1)); fi
+}
+if [ "$series" = 6.12 ]; then
+	echo "== kernel/run.sh source checks (6.12) =="
+	src_check "lockless: every field thermal.c reads with READ_ONCE() is written with WRITE_ONCE()" \
+		bash "$here/check-lockless.sh" "$src/kernel/sched/thermal.c"
+	src_check "lockless: the check's self test reports both planted plain writes" \
+		bash "$here/check-lockless.sh" --selftest "$src/kernel/sched/thermal.c"
+	src_check "lock-free feeds: cpufreq_update_pressure, tp_inject_one, sched_thermal_pressure_changed, nohz_mark_blocked_load take no lock" \
+		bash "$here/check-lockless.sh" --feeds "$src/drivers/cpufreq/cpufreq.c:cpufreq_update_pressure" \
+		"$src/kernel/sched/thermal.c:tp_inject_one" "$src/kernel/sched/thermal.c:sched_thermal_pressure_changed" \
+		"$src/kernel/sched/fair.c:nohz_mark_blocked_load"
+	for p in "${patches[@]}"; do	# checkpatch: no error, warning or check
+		src_check "checkpatch --strict: ${p##*/}" \
+			bash -c 'cd "$1" && ! perl scripts/checkpatch.pl --strict --no-tree -q "$2" 2>&1 | grep -E "^(ERROR|WARNING|CHECK)"' _ "$src" "$p"
+	done
 fi
 
 # ---- 3. configuration ------------------------------------------------------
@@ -224,6 +261,20 @@ replay_console_logs "$console.txt" "$bdir/logs$sfx_series" 8
 vm_pass=$(( ${vm_pass:-0} + ${nohz_pass:-0} ))
 vm_fail=$(( ${vm_fail:-1} + ${nohz_fail:-1} ))
 
+# ---- 8b. 6.12: both boots ran with lockdep, PROVE_RCU and DEBUG_ATOMIC_SLEEP -----------
+if [ "$series" = 6.12 ]; then
+	echo "== lock checking (both boots) =="
+	lockrep=$(cat "$nohz_console.txt" "$console.txt" | grep -aE 'WARNING: (possible|suspicious|inconsistent)|BUG: (sleeping function|scheduling while atomic|spinlock|workqueue lockup)|possible (recursive|circular) locking|inconsistent lock state|lockdep|DEBUG_LOCKS_WARN_ON' || true)
+	if [ -z "$lockrep" ]; then
+		echo "  ok lock checking: no lockdep, RCU or atomic-sleep report in either console"
+		vm_pass=$((vm_pass + 1))
+	else
+		echo "  FAIL lock checking: reports in the consoles:"
+		sed 's/^/    /' <<<"$lockrep" | head -20
+		vm_fail=$((vm_fail + 1))
+	fi
+fi
+
 # ---- 9. with --kcsan: the data races reported ---------------------------------
 # A report starts "BUG: KCSAN: data-race in A / B"; it is the series' when A or B is
 # one of its functions (tp_*, sched_*thermal*, thermal_load_avg)
@@ -243,8 +294,8 @@ if [ $kcsan = 1 ]; then
 fi
 echo "== timings: kernel build ${kbuild_s}s, boot to init ${booted:-?}s (guest uptime), VM runs ${vm_s}s (periodic) + ${nohz_vm_s}s (NO_HZ idle) =="
 echo "== VM checks: ${vm_pass:-0} passed, ${vm_fail:-?} failed; replayed logs: $nlogs, $replay_fail failed$([ $with_lib = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
-total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail ))
-total_fail=$(( ${vm_fail:-1} + replay_fail ))
+total_pass=$(( ${vm_pass:-0} + nlogs - replay_fail + src_pass ))
+total_fail=$(( ${vm_fail:-1} + replay_fail + src_fail ))
 echo "$total_pass passed, $total_fail failed"
-[ "${vm_fail:-1}" = 0 ] && [ $replay_fail = 0 ] || exit 1
+[ "${vm_fail:-1}" = 0 ] && [ $replay_fail = 0 ] && [ $src_fail = 0 ] || exit 1
 exit 0

@@ -50,6 +50,8 @@ badw() {
 
 
 [ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
+# 6.12's config has lockdep (kernel/config-6.12.fragment); run.sh reads its reports
+[ "${TP_SERIES:-6.1}" = 6.12 ] && { [ -e /proc/lockdep ] && ok "lockdep enabled" || bad "lockdep is not enabled (no /proc/lockdep)"; }
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 eq "vm has 4 cpus" "$ncpu" 4
 # kernel/run.sh --kcsan: the data race detector is on (run.sh reads its reports)

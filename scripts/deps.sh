@@ -56,7 +56,7 @@ packages=(
   libcli-dev libjson-c-dev libfuse3-dev fuse3 libncurses-dev libcpupower-dev
   libcmocka-dev python3 tmux htop procps
   # the patched kernel and its qemu harness (kernel/)
-  linux-source-6.1 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
+  linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static flex bison libelf-dev bc libssl-dev cpio xz-utils
   rt-tests
   # checkpatch.pl's SPDX check (kernel/check-series.sh)
   python3-ply python3-git
