@@ -13,6 +13,7 @@
 #include <thermpress/stock.h>
 #include <thermpress/text.h>
 
+#include "columns.h"
 #include "commands.h"
 
 /* Only TP_NONE is missing (null): a negative value is a value, as in the text. */
@@ -74,12 +75,30 @@ static void add_header(struct json_object *o, const struct tp_source *src,
 	add(o, "time_ns", json_object_new_uint64(snap->time_ns));
 }
 
+/* A CPU's value of a column (fmt/columns.c), as its kind is written. */
+static struct json_object *json_column(const struct column *col, const struct tp_snapshot *snap,
+				       const struct tp_cpu *c)
+{
+	switch (col->kind) {
+	case COL_TEXT:
+		return jstr(col->text(snap, c));
+	case COL_BOOL:
+		return jbool3((int)column_value(col, snap, c));
+	case COL_INT:
+		break;
+	}
+	return jint(column_value(col, snap, c));
+}
+
+/* The snapshot's header, domains and CPUs; only: those CPUs (NULL: all). */
 struct json_object *json_snapshot(const struct tp_source *src, const struct tp_snapshot *snap,
 				  const struct tp_cpuset *only)
 {
 	struct json_object *o = json_doc();
 	struct json_object *domains = json_object_new_array();
 	struct json_object *cpus = json_object_new_array();
+	const struct column *cols[COLUMNS_MAX];
+	size_t n = columns_of(COL_JSON, cols);
 
 	add_header(o, src, snap);
 	for (size_t i = 0; i < snap->nr_domains; i++) {
@@ -94,20 +113,8 @@ struct json_object *json_snapshot(const struct tp_source *src, const struct tp_s
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
 		struct json_object *j = json_object_new_object();
-		const struct tp_domain *d = tp_snapshot_domain(snap, c);
-		add(j, "cpu", json_object_new_int(c->cpu));
-		add(j, "online", jbool3(c->online));
-		add(j, "domain", jstr(d ? d->name : NULL));
-		add(j, "domain_id", d ? json_object_new_int(d->id) : NULL);
-		add(j, "max_capacity", jint(c->max_capacity));
-		add(j, "capacity", jint(c->capacity));
-		add(j, "max_freq_khz", jint(c->max_freq_khz));
-		add(j, "capped_freq_khz", jint(c->capped_freq_khz));
-		add(j, "capped", jbool3(tp_cpu_capped(c)));
-		add(j, "capped_capacity", jint(c->capped_capacity));
-		add(j, "pressure", jint(c->pressure));
-		add(j, "avg_pressure", jint(c->avg_pressure));
-		add(j, "avg_estimated", json_object_new_boolean(c->avg_estimated));
+		for (size_t k = 0; k < n; k++)
+			add(j, cols[k]->json_key, json_column(cols[k], snap, c));
 		json_object_array_add(cpus, j);
 	}
 	add(o, "cpus", cpus);
