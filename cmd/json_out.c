@@ -191,54 +191,61 @@ static struct json_object *jtrace(int v)
 	return jbool3(v);
 }
 
-/* tp_thermal_read's zones: the same objects in thermal_zones and stock.thermal_zones. */
-static struct json_object *json_zones(const struct tp_thermal *th)
+/* A thermal zone: its temperature and trip points (tp_thermal_read). */
+static struct json_object *json_zone(const struct tp_thermal_zone *z)
 {
-	struct json_object *zones = json_object_new_array();
+	struct json_object *j = json_object_new_object();
+	struct json_object *trips = json_object_new_array();
 
-	for (size_t i = 0; i < th->nr_zones; i++) {
-		const struct tp_thermal_zone *z = &th->zones[i];
-		struct json_object *j = json_object_new_object();
-		struct json_object *trips = json_object_new_array();
-		add(j, "id", json_object_new_int(z->id));
-		add(j, "type", jstr(z->type));
-		add(j, "temp_mc", z->temp_mc == TP_NONE ? NULL : json_object_new_int64(z->temp_mc));
-		for (size_t k = 0; k < z->nr_trips; k++) {
-			struct json_object *t = json_object_new_object();
-			add(t, "type", jstr(z->trips[k].type));
-			add(t, "temp_mc", z->trips[k].temp_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].temp_mc));
-			add(t, "hyst_mc", z->trips[k].hyst_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].hyst_mc));
-			json_object_array_add(trips, t);
-		}
-		add(j, "trips", trips);
-		add(j, "trips_left_out", json_object_new_boolean(z->trips_left_out));
-		json_object_array_add(zones, j);
+	add(j, "id", json_object_new_int(z->id));
+	add(j, "type", jstr(z->type));
+	add(j, "temp_mc", jint(z->temp_mc));
+	for (size_t k = 0; k < z->nr_trips; k++) {
+		struct json_object *t = json_object_new_object();
+		add(t, "type", jstr(z->trips[k].type));
+		add(t, "temp_mc", jint(z->trips[k].temp_mc));
+		add(t, "hyst_mc", jint(z->trips[k].hyst_mc));
+		json_object_array_add(trips, t);
 	}
-	return zones;
+	add(j, "trips", trips);
+	add(j, "trips_left_out", json_object_new_boolean(z->trips_left_out));
+	return j;
 }
 
-/* Its cooling devices; cpufreq_only: those that cap a domain (stock.cooling_devices). */
-static struct json_object *json_cooling(const struct tp_thermal *th, bool cpufreq_only)
+/* A cooling device: its state, and the frequency it caps its domain to. */
+static struct json_object *json_cooling_device(const struct tp_thermal_cooling *c)
 {
+	struct json_object *j = json_object_new_object();
+
+	add(j, "id", json_object_new_int(c->id));
+	add(j, "type", jstr(c->type));
+	add(j, "domain_id", jint(c->domain));
+	add(j, "cur_state", jint(c->cur_state));
+	add(j, "max_state", jint(c->max_state));
+	add(j, "cap_khz", jint(c->cap_khz));
+	return j;
+}
+
+/*
+ * th's zones and cooling devices as o's thermal_zones and cooling_devices, the same
+ * objects at the top level and in stock, which lists only the cooling devices that cap a
+ * domain (cpufreq_only).  th NULL: none, two empty arrays.
+ */
+static void add_thermal(struct json_object *o, const struct tp_thermal *th, bool cpufreq_only)
+{
+	static const struct tp_thermal none;
+	struct json_object *zones = json_object_new_array();
 	struct json_object *cooling = json_object_new_array();
 
-	for (size_t i = 0; i < th->nr_cooling; i++) {
-		const struct tp_thermal_cooling *c = &th->cooling[i];
-		struct json_object *j;
-		if (cpufreq_only && c->domain == TP_NONE)
-			continue;
-		j = json_object_new_object();
-		add(j, "id", json_object_new_int(c->id));
-		add(j, "type", jstr(c->type));
-		add(j, "domain_id", c->domain == TP_NONE ? NULL : json_object_new_int(c->domain));
-		add(j, "cur_state", jint(c->cur_state));
-		add(j, "max_state", jint(c->max_state));
-		add(j, "cap_khz", jint(c->cap_khz));
-		json_object_array_add(cooling, j);
-	}
-	return cooling;
+	if (!th)
+		th = &none;
+	for (size_t i = 0; i < th->nr_zones; i++)
+		json_object_array_add(zones, json_zone(&th->zones[i]));
+	for (size_t i = 0; i < th->nr_cooling; i++)
+		if (!cpufreq_only || th->cooling[i].domain != TP_NONE)
+			json_object_array_add(cooling, json_cooling_device(&th->cooling[i]));
+	add(o, "thermal_zones", zones);
+	add(o, "cooling_devices", cooling);
 }
 
 static struct json_object *json_stock(const struct tp_stock_info *info, const struct tp_thermal *th)
@@ -262,13 +269,7 @@ static struct json_object *json_stock(const struct tp_stock_info *info, const st
 	add(o, "has_cpufreq", json_object_new_boolean(info->has_cpufreq));
 	add(o, "has_cpu_capacity", json_object_new_boolean(info->has_cpu_capacity));
 	add(o, "uses_libcpupower", json_object_new_boolean(info->uses_libcpupower));
-	if (th) {
-		add(o, "thermal_zones", json_zones(th));
-		add(o, "cooling_devices", json_cooling(th, true));
-	} else {
-		add(o, "thermal_zones", json_object_new_array());
-		add(o, "cooling_devices", json_object_new_array());
-	}
+	add_thermal(o, th, true);
 	add(trace, "thermal_pressure_update", jtrace(info->trace_thermal_pressure));
 	add(trace, "hw_pressure_update", jtrace(info->trace_hw_pressure));
 	add(trace, "events_dir", jstr(info->tracefs));
@@ -300,10 +301,8 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 
 	if (rc < 0 && rc != -ENOTSUP)
 		goto fail;
-	if (have_th && (th.nr_zones || th.nr_cooling)) {
-		add(obj, "thermal_zones", json_zones(&th));
-		add(obj, "cooling_devices", json_cooling(&th, false));
-	}
+	if (have_th && (th.nr_zones || th.nr_cooling))
+		add_thermal(obj, &th, false);
 	/* a stock kernel's description; other sources have none (-ENOTSUP) */
 	rc = tp_stock_describe(ctx->src, &info, &err);
 	if (rc != -ENOTSUP) {
