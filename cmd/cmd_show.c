@@ -398,7 +398,8 @@ const struct cmd_entry cmd_show_entry = {
 	.summary = "show every CPU's capacity and thermal pressure",
 	.help = "Shows one line per CPU: its number, frequency domain, online state, the capacity "
 		"the scheduler uses, its capacity at the top frequency, the capped and the top "
-		"frequency in MHz to the kHz (1844, 1209.6, 1197.403), the instantaneous thermal "
+		"frequency in MHz to the kHz (1844, 1209.6, 1197.403), the lowest frequency it "
+		"runs at where the source knows it, the instantaneous thermal "
 		"pressure and the averaged pressure the active backend gives (marked ~ when "
 		"thermpress estimated it because the source does not report it).  A header line "
 		"gives the source, the backend, its decay period (none for a backend without one, "

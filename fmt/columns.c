@@ -46,6 +46,13 @@ static int64_t avg_estimated(const struct tp_snapshot *s, const struct tp_cpu *c
 	return c->avg_estimated;
 }
 
+/* The library gives 0 or TP_NONE where the source does not know it. */
+static int64_t min_freq(const struct tp_snapshot *s, const struct tp_cpu *c)
+{
+	(void)s;
+	return c->min_freq_khz > 0 ? c->min_freq_khz : TP_NONE;
+}
+
 /* ---- writing it for people (fmt.h), where fmt_value of the value is not the form ---- */
 
 static const char *domain_text(char *buf, size_t len, const struct tp_snapshot *s,
@@ -72,6 +79,12 @@ static const char *freq_pair_text(char *buf, size_t len, const struct tp_snapsho
 {
 	(void)s;
 	return fmt_mhz_pair(buf, len, c->capped_freq_khz, c->max_freq_khz);
+}
+
+static const char *min_freq_text(char *buf, size_t len, const struct tp_snapshot *s,
+				 const struct tp_cpu *c)
+{
+	return fmt_mhz(buf, len, min_freq(s, c));
 }
 
 static const char *avg_pressure_text(char *buf, size_t len, const struct tp_snapshot *s,
@@ -118,6 +131,11 @@ static const struct column columns[] = {
 	  .json_key = "capped_freq_khz",
 	  .metric = { "thermpress_cpu_capped_frequency_hertz",
 		      "Frequency the CPU is capped at (its maximum when not capped)", "hertz", 1000 } },
+	{ .word = "min frequency", .kind = COL_INT, .value = min_freq, .format = min_freq_text,
+	  .pos = { [COL_SHOW] = 65, [COL_TOP] = 25, [COL_JSON] = 75, [COL_METRIC] = 55 },
+	  .show = { "MIN_MHZ", 7 }, .top = { "min MHz", 7 }, .json_key = "min_freq_khz",
+	  .metric = { "thermpress_cpu_min_frequency_hertz",
+		      "Lowest frequency the CPU runs at, where the source knows it", "hertz", 1000 } },
 	{ .word = "max frequency", .kind = COL_INT, FIELD(max_freq_khz),
 	  .pos = { [COL_JSON] = 70, [COL_METRIC] = 50 }, .json_key = "max_freq_khz",
 	  .metric = { "thermpress_cpu_max_frequency_hertz", "Maximum frequency of the CPU",
