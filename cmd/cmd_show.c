@@ -6,15 +6,9 @@
 
 #include <thermpress/stock.h>
 
+#include "columns.h"
 #include "commands.h"
 #include "fmt.h"
-
-static const char *domain_of(const struct tp_snapshot *snap, const struct tp_cpu *c)
-{
-	const struct tp_domain *d = tp_snapshot_domain(snap, c);
-
-	return d && d->name[0] ? d->name : FMT_NONE;
-}
 
 static void print_header(struct cmd_ctx *ctx, const struct tp_snapshot *snap)
 {
@@ -26,35 +20,65 @@ static void print_header(struct cmd_ctx *ctx, const struct tp_snapshot *snap)
 		   fmt_value(hz, sizeof(hz), snap->hz), fmt_time(t, sizeof(t), snap->time_ns));
 }
 
+/* Each column's width: its own, or for a column that fits, its widest value's. */
+static void column_widths(const struct column **cols, size_t n, int *width,
+			  const struct tp_snapshot *snap)
+{
+	char buf[64];
+
+	for (size_t k = 0; k < n; k++) {
+		width[k] = cols[k]->show.width;
+		for (size_t i = 0; cols[k]->show.fit && i < snap->nr_cpus; i++) {
+			int l = (int)strlen(column_format(cols[k], buf, sizeof(buf), snap, &snap->cpus[i]));
+			if (l > width[k])
+				width[k] = l;
+		}
+	}
+}
+
+/*
+ * One line of the table: the cells two spaces apart, each padded as its column aligns,
+ * printed whole (the shell's filters, | include, take what one call prints as a line).
+ */
+static void print_cells(struct cmd_ctx *ctx, const struct column **cols, size_t n,
+			const int *width, const char *const *cell)
+{
+	char line[COLUMNS_MAX * 80];
+	size_t at = 0;
+
+	for (size_t k = 0; k < n && at < sizeof(line); k++) {
+		int len = snprintf(line + at, sizeof(line) - at, "%s%*s", k ? "  " : "",
+				   cols[k]->show.left ? -width[k] : width[k], cell[k]);
+		at += len > 0 ? (size_t)len : 0;
+	}
+	out_printf(ctx, "%s\n", line);
+}
+
+/* One line per CPU, its columns as the column table has them (fmt/columns.c). */
 static void print_table(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
 			const struct tp_cpuset *only)
 {
-	int dw = 6;
+	const struct column *cols[COLUMNS_MAX];
+	size_t n = columns_of(COL_SHOW, cols);
+	int width[COLUMNS_MAX];
+	const char *cell[COLUMNS_MAX];
+	char buf[COLUMNS_MAX][64];
 	bool estimated = false;
 
-	for (size_t i = 0; i < snap->nr_cpus; i++) {
-		int l = (int)strlen(domain_of(snap, &snap->cpus[i]));
-		if (l > dw)
-			dw = l;
-	}
+	column_widths(cols, n, width, snap);
 	print_header(ctx, snap);
 	/* one word per column, as docs/values.md names it: awk sees as many fields as in a row */
-	out_printf(ctx, "%4s  %-*s  %-6s  %8s  %12s  %17s  %8s  %12s\n", "CPU", dw, "DOMAIN", "ONLINE",
-		   "CAPACITY", "MAX_CAPACITY", "MHZ_CAPPED/MAX", "PRESSURE", "AVG_PRESSURE");
+	for (size_t k = 0; k < n; k++)
+		cell[k] = cols[k]->show.header;
+	print_cells(ctx, cols, n, width, cell);
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct tp_cpu *c = &snap->cpus[i];
-		char cap[24], maxcap[24], mhz[64], p[24], avg[24];
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
 		estimated |= c->avg_estimated && c->avg_pressure != TP_NONE;
-		out_printf(ctx, "%4d  %-*s  %-6s  %8s  %12s  %17s  %8s  %12s\n", c->cpu, dw,
-			   domain_of(snap, c),
-			   c->online == 1 ? "yes" : c->online == 0 ? "no" : FMT_NONE,
-			   fmt_value(cap, sizeof(cap), c->capacity),
-			   fmt_value(maxcap, sizeof(maxcap), c->max_capacity),
-			   fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
-			   fmt_value(p, sizeof(p), c->pressure),
-			   fmt_estimated(avg, sizeof(avg), c->avg_pressure, c->avg_estimated));
+		for (size_t k = 0; k < n; k++)
+			cell[k] = column_format(cols[k], buf[k], sizeof(buf[k]), snap, c);
+		print_cells(ctx, cols, n, width, cell);
 	}
 	if (estimated)
 		out_printf(ctx, "%s\n", FMT_ESTIMATE_NOTE);
@@ -374,7 +398,8 @@ const struct cmd_entry cmd_show_entry = {
 	.summary = "show every CPU's capacity and thermal pressure",
 	.help = "Shows one line per CPU: its number, frequency domain, online state, the capacity "
 		"the scheduler uses, its capacity at the top frequency, the capped and the top "
-		"frequency in MHz to the kHz (1844, 1209.6, 1197.403), the instantaneous thermal "
+		"frequency in MHz to the kHz (1844, 1209.6, 1197.403), the lowest frequency it "
+		"runs at where the source knows it, the instantaneous thermal "
 		"pressure and the averaged pressure the active backend gives (marked ~ when "
 		"thermpress estimated it because the source does not report it).  A header line "
 		"gives the source, the backend, its decay period (none for a backend without one, "

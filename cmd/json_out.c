@@ -13,6 +13,7 @@
 #include <thermpress/stock.h>
 #include <thermpress/text.h>
 
+#include "columns.h"
 #include "commands.h"
 
 /* Only TP_NONE is missing (null): a negative value is a value, as in the text. */
@@ -74,12 +75,30 @@ static void add_header(struct json_object *o, const struct tp_source *src,
 	add(o, "time_ns", json_object_new_uint64(snap->time_ns));
 }
 
+/* A CPU's value of a column (fmt/columns.c), as its kind is written. */
+static struct json_object *json_column(const struct column *col, const struct tp_snapshot *snap,
+				       const struct tp_cpu *c)
+{
+	switch (col->kind) {
+	case COL_TEXT:
+		return jstr(col->text(snap, c));
+	case COL_BOOL:
+		return jbool3((int)column_value(col, snap, c));
+	case COL_INT:
+		break;
+	}
+	return jint(column_value(col, snap, c));
+}
+
+/* The snapshot's header, domains and CPUs; only: those CPUs (NULL: all). */
 struct json_object *json_snapshot(const struct tp_source *src, const struct tp_snapshot *snap,
 				  const struct tp_cpuset *only)
 {
 	struct json_object *o = json_doc();
 	struct json_object *domains = json_object_new_array();
 	struct json_object *cpus = json_object_new_array();
+	const struct column *cols[COLUMNS_MAX];
+	size_t n = columns_of(COL_JSON, cols);
 
 	add_header(o, src, snap);
 	for (size_t i = 0; i < snap->nr_domains; i++) {
@@ -94,20 +113,8 @@ struct json_object *json_snapshot(const struct tp_source *src, const struct tp_s
 		if (only && !tp_cpuset_has(only, c->cpu))
 			continue;
 		struct json_object *j = json_object_new_object();
-		const struct tp_domain *d = tp_snapshot_domain(snap, c);
-		add(j, "cpu", json_object_new_int(c->cpu));
-		add(j, "online", jbool3(c->online));
-		add(j, "domain", jstr(d ? d->name : NULL));
-		add(j, "domain_id", d ? json_object_new_int(d->id) : NULL);
-		add(j, "max_capacity", jint(c->max_capacity));
-		add(j, "capacity", jint(c->capacity));
-		add(j, "max_freq_khz", jint(c->max_freq_khz));
-		add(j, "capped_freq_khz", jint(c->capped_freq_khz));
-		add(j, "capped", jbool3(tp_cpu_capped(c)));
-		add(j, "capped_capacity", jint(c->capped_capacity));
-		add(j, "pressure", jint(c->pressure));
-		add(j, "avg_pressure", jint(c->avg_pressure));
-		add(j, "avg_estimated", json_object_new_boolean(c->avg_estimated));
+		for (size_t k = 0; k < n; k++)
+			add(j, cols[k]->json_key, json_column(cols[k], snap, c));
 		json_object_array_add(cpus, j);
 	}
 	add(o, "cpus", cpus);
@@ -184,54 +191,61 @@ static struct json_object *jtrace(int v)
 	return jbool3(v);
 }
 
-/* tp_thermal_read's zones: the same objects in thermal_zones and stock.thermal_zones. */
-static struct json_object *json_zones(const struct tp_thermal *th)
+/* A thermal zone: its temperature and trip points (tp_thermal_read). */
+static struct json_object *json_zone(const struct tp_thermal_zone *z)
 {
-	struct json_object *zones = json_object_new_array();
+	struct json_object *j = json_object_new_object();
+	struct json_object *trips = json_object_new_array();
 
-	for (size_t i = 0; i < th->nr_zones; i++) {
-		const struct tp_thermal_zone *z = &th->zones[i];
-		struct json_object *j = json_object_new_object();
-		struct json_object *trips = json_object_new_array();
-		add(j, "id", json_object_new_int(z->id));
-		add(j, "type", jstr(z->type));
-		add(j, "temp_mc", z->temp_mc == TP_NONE ? NULL : json_object_new_int64(z->temp_mc));
-		for (size_t k = 0; k < z->nr_trips; k++) {
-			struct json_object *t = json_object_new_object();
-			add(t, "type", jstr(z->trips[k].type));
-			add(t, "temp_mc", z->trips[k].temp_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].temp_mc));
-			add(t, "hyst_mc", z->trips[k].hyst_mc == TP_NONE ? NULL :
-			    json_object_new_int64(z->trips[k].hyst_mc));
-			json_object_array_add(trips, t);
-		}
-		add(j, "trips", trips);
-		add(j, "trips_left_out", json_object_new_boolean(z->trips_left_out));
-		json_object_array_add(zones, j);
+	add(j, "id", json_object_new_int(z->id));
+	add(j, "type", jstr(z->type));
+	add(j, "temp_mc", jint(z->temp_mc));
+	for (size_t k = 0; k < z->nr_trips; k++) {
+		struct json_object *t = json_object_new_object();
+		add(t, "type", jstr(z->trips[k].type));
+		add(t, "temp_mc", jint(z->trips[k].temp_mc));
+		add(t, "hyst_mc", jint(z->trips[k].hyst_mc));
+		json_object_array_add(trips, t);
 	}
-	return zones;
+	add(j, "trips", trips);
+	add(j, "trips_left_out", json_object_new_boolean(z->trips_left_out));
+	return j;
 }
 
-/* Its cooling devices; cpufreq_only: those that cap a domain (stock.cooling_devices). */
-static struct json_object *json_cooling(const struct tp_thermal *th, bool cpufreq_only)
+/* A cooling device: its state, and the frequency it caps its domain to. */
+static struct json_object *json_cooling_device(const struct tp_thermal_cooling *c)
 {
+	struct json_object *j = json_object_new_object();
+
+	add(j, "id", json_object_new_int(c->id));
+	add(j, "type", jstr(c->type));
+	add(j, "domain_id", jint(c->domain));
+	add(j, "cur_state", jint(c->cur_state));
+	add(j, "max_state", jint(c->max_state));
+	add(j, "cap_khz", jint(c->cap_khz));
+	return j;
+}
+
+/*
+ * th's zones and cooling devices as o's thermal_zones and cooling_devices, the same
+ * objects at the top level and in stock, which lists only the cooling devices that cap a
+ * domain (cpufreq_only).  th NULL: none, two empty arrays.
+ */
+static void add_thermal(struct json_object *o, const struct tp_thermal *th, bool cpufreq_only)
+{
+	static const struct tp_thermal none;
+	struct json_object *zones = json_object_new_array();
 	struct json_object *cooling = json_object_new_array();
 
-	for (size_t i = 0; i < th->nr_cooling; i++) {
-		const struct tp_thermal_cooling *c = &th->cooling[i];
-		struct json_object *j;
-		if (cpufreq_only && c->domain == TP_NONE)
-			continue;
-		j = json_object_new_object();
-		add(j, "id", json_object_new_int(c->id));
-		add(j, "type", jstr(c->type));
-		add(j, "domain_id", c->domain == TP_NONE ? NULL : json_object_new_int(c->domain));
-		add(j, "cur_state", jint(c->cur_state));
-		add(j, "max_state", jint(c->max_state));
-		add(j, "cap_khz", jint(c->cap_khz));
-		json_object_array_add(cooling, j);
-	}
-	return cooling;
+	if (!th)
+		th = &none;
+	for (size_t i = 0; i < th->nr_zones; i++)
+		json_object_array_add(zones, json_zone(&th->zones[i]));
+	for (size_t i = 0; i < th->nr_cooling; i++)
+		if (!cpufreq_only || th->cooling[i].domain != TP_NONE)
+			json_object_array_add(cooling, json_cooling_device(&th->cooling[i]));
+	add(o, "thermal_zones", zones);
+	add(o, "cooling_devices", cooling);
 }
 
 static struct json_object *json_stock(const struct tp_stock_info *info, const struct tp_thermal *th)
@@ -255,13 +269,7 @@ static struct json_object *json_stock(const struct tp_stock_info *info, const st
 	add(o, "has_cpufreq", json_object_new_boolean(info->has_cpufreq));
 	add(o, "has_cpu_capacity", json_object_new_boolean(info->has_cpu_capacity));
 	add(o, "uses_libcpupower", json_object_new_boolean(info->uses_libcpupower));
-	if (th) {
-		add(o, "thermal_zones", json_zones(th));
-		add(o, "cooling_devices", json_cooling(th, true));
-	} else {
-		add(o, "thermal_zones", json_object_new_array());
-		add(o, "cooling_devices", json_object_new_array());
-	}
+	add_thermal(o, th, true);
 	add(trace, "thermal_pressure_update", jtrace(info->trace_thermal_pressure));
 	add(trace, "hw_pressure_update", jtrace(info->trace_hw_pressure));
 	add(trace, "events_dir", jstr(info->tracefs));
@@ -293,10 +301,8 @@ int out_json_stock(struct cmd_ctx *ctx, struct json_object *obj)
 
 	if (rc < 0 && rc != -ENOTSUP)
 		goto fail;
-	if (have_th && (th.nr_zones || th.nr_cooling)) {
-		add(obj, "thermal_zones", json_zones(&th));
-		add(obj, "cooling_devices", json_cooling(&th, false));
-	}
+	if (have_th && (th.nr_zones || th.nr_cooling))
+		add_thermal(obj, &th, false);
 	/* a stock kernel's description; other sources have none (-ENOTSUP) */
 	rc = tp_stock_describe(ctx->src, &info, &err);
 	if (rc != -ENOTSUP) {

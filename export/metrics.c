@@ -12,6 +12,7 @@
 
 #include <thermpress/text.h>
 
+#include "columns.h"
 #include "export.h"
 
 /* ---- the buffer ------------------------------------------------------------ */
@@ -188,30 +189,6 @@ static const struct family
 	fam_hz = FAMILY("thermpress_tick_rate_hertz",
 		"The scheduler tick rate of the source",
 		false, "hertz"),
-	fam_online = FAMILY("thermpress_cpu_online",
-		"Whether the CPU is online (1) or not (0)",
-		false, NULL),
-	fam_max_cap = FAMILY("thermpress_cpu_max_capacity",
-		"Capacity of the CPU at its maximum frequency (1024: the biggest CPU)",
-		false, NULL),
-	fam_capped_cap = FAMILY("thermpress_cpu_capped_capacity",
-		"Capacity of the CPU at its capped frequency: max capacity minus the pressure",
-		false, NULL),
-	fam_capacity = FAMILY("thermpress_cpu_capacity",
-		"Capacity the scheduler uses: max capacity minus the averaged pressure",
-		false, NULL),
-	fam_max_freq = FAMILY("thermpress_cpu_max_frequency_hertz",
-		"Maximum frequency of the CPU",
-		false, "hertz"),
-	fam_capped_freq = FAMILY("thermpress_cpu_capped_frequency_hertz",
-		"Frequency the CPU is capped at (its maximum when not capped)",
-		false, "hertz"),
-	fam_pressure = FAMILY("thermpress_cpu_pressure",
-		"Instantaneous thermal pressure: capacity lost to the frequency cap",
-		false, NULL),
-	fam_avg = FAMILY("thermpress_cpu_average_pressure",
-		"Thermal pressure averaged by the backend (see thermpress_cpu_average_info)",
-		false, NULL),
 	fam_avg_info = FAMILY("thermpress_cpu_average_info",
 		"How thermpress_cpu_average_pressure was obtained: backend, and origin, who "
 		"computed it: kernel (read from the kernel), simulator (thermpress's simulator, "
@@ -286,46 +263,32 @@ static void cpu_labels_free(struct cpu_labels *l)
 	free(l->off);
 }
 
-enum cpu_fact { ONLINE, MAX_CAP, CAPPED_CAP, CAPACITY, MAX_FREQ, CAPPED_FREQ, PRESSURE, AVG };
-
-static int64_t cpu_value(const struct tp_cpu *c, enum cpu_fact f)
+/* A column's value (fmt/columns.c) in the metric's unit; negative: no sample. */
+static int64_t metric_value(const struct column *col, const struct tp_snapshot *snap,
+			    const struct tp_cpu *c)
 {
-	switch (f) {
-	case ONLINE:
-		return c->online;
-	case MAX_CAP:
-		return c->max_capacity;
-	case CAPPED_CAP:
-		return c->capped_capacity;
-	case CAPACITY:
-		return c->capacity;
-	case MAX_FREQ:
-		return c->max_freq_khz < 0 ? TP_NONE : c->max_freq_khz * 1000;
-	case CAPPED_FREQ:
-		return c->capped_freq_khz < 0 ? TP_NONE : c->capped_freq_khz * 1000;
-	case PRESSURE:
-		return c->pressure;
-	case AVG:
-		return c->avg_pressure;
-	}
-	return TP_NONE;
+	int64_t v = column_value(col, snap, c);
+
+	return v >= 0 && col->metric.scale ? v * col->metric.scale : v;
 }
 
-static void render_cpu_fact(struct export_buf *b, const struct tp_snapshot *snap,
-			    const struct cpu_labels *l, const struct family *f, enum cpu_fact fact,
-			    enum export_format fmt)
+/* A column's family, one sample per CPU that has the value; none when no CPU has it. */
+static void render_cpu_column(struct export_buf *b, const struct tp_snapshot *snap,
+			      const struct cpu_labels *l, const struct column *col,
+			      enum export_format fmt)
 {
+	const struct family f = FAMILY(col->metric.name, col->metric.help, false, col->metric.unit);
 	bool any = false;
 
 	for (size_t i = 0; i < snap->nr_cpus && !any; i++)
-		any = cpu_value(&snap->cpus[i], fact) >= 0;
+		any = metric_value(col, snap, &snap->cpus[i]) >= 0;
 	if (!any)
 		return;
-	family_head(b, f, fmt);
+	family_head(b, &f, fmt);
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
-		int64_t v = cpu_value(&snap->cpus[i], fact);
+		int64_t v = metric_value(col, snap, &snap->cpus[i]);
 		if (v >= 0)
-			sample_int(b, f->name, l->text.data + l->off[i], l->off[i + 1] - l->off[i], v);
+			sample_int(b, f.name, l->text.data + l->off[i], l->off[i + 1] - l->off[i], v);
 	}
 }
 
@@ -369,16 +332,12 @@ static void render_cpus(struct export_buf *b, const struct tp_snapshot *snap, bo
 			enum export_format fmt)
 {
 	struct cpu_labels l = { 0 };
+	const struct column *cols[COLUMNS_MAX];
+	size_t n = columns_of(COL_METRIC, cols);
 
 	cpu_labels_build(&l, snap);
-	render_cpu_fact(b, snap, &l, &fam_online, ONLINE, fmt);
-	render_cpu_fact(b, snap, &l, &fam_max_cap, MAX_CAP, fmt);
-	render_cpu_fact(b, snap, &l, &fam_capped_cap, CAPPED_CAP, fmt);
-	render_cpu_fact(b, snap, &l, &fam_capacity, CAPACITY, fmt);
-	render_cpu_fact(b, snap, &l, &fam_max_freq, MAX_FREQ, fmt);
-	render_cpu_fact(b, snap, &l, &fam_capped_freq, CAPPED_FREQ, fmt);
-	render_cpu_fact(b, snap, &l, &fam_pressure, PRESSURE, fmt);
-	render_cpu_fact(b, snap, &l, &fam_avg, AVG, fmt);
+	for (size_t k = 0; k < n; k++)
+		render_cpu_column(b, snap, &l, cols[k], fmt);
 	render_avg_info(b, snap, &l, simulated, fmt);
 	cpu_labels_free(&l);
 }

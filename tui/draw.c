@@ -104,15 +104,43 @@ static void draw_domain_row(struct canvas *cv, const struct model *m, const stru
 	field_add(f, &n, R_NORMAL, 7, false, "  avg pressure mean %s",
 		  fmt_estimated(avg, sizeof(avg), ds->avg_mean, ds->avg_estimated));
 	x = cv_fields(cv, y, 1, cv_room(cv) - 1, f, n) + 1;
-	for (; x < 6 + l->bar_w + NUMBERS_WIDTH && x < cv_room(cv) && !l->compact; x++)
+	/* a line to where the CPUs' numbers end */
+	int end = l->compact ? 0 : 6 + l->bar_w + columns_top_width();
+	for (; x < end && x < cv_room(cv); x++)
 		cv_put(cv, y, x, R_DIM, cv->g->hline);
+}
+
+/*
+ * The numbers after a CPU's bar at x (or, c NULL, their header ending where they end):
+ * the column table's top columns, a space before each.  A longer value widens the row
+ * rather than losing digits; a header wider than its column reaches left into the bar.
+ */
+static void draw_numbers(struct canvas *cv, int y, int x, enum role r,
+			 const struct tp_snapshot *snap, const struct tp_cpu *c)
+{
+	const struct column *cols[COLUMNS_MAX];
+	size_t n = columns_of(COL_TOP, cols), at = 0;
+	char line[512], buf[64];
+	int wider = 0;
+
+	for (size_t k = 0; k < n && at < sizeof(line); k++) {
+		const char *head = cols[k]->top.header;
+		int w = cols[k]->top.width, hl = (int)strlen(head), len;
+		if (!c && hl > w) {
+			wider += hl - w;
+			w = hl;
+		}
+		len = snprintf(line + at, sizeof(line) - at, " %*s", w,
+			       c ? column_format(cols[k], buf, sizeof(buf), snap, c) : head);
+		at += len > 0 ? (size_t)len : 0;
+	}
+	cv_printf(cv, y, x - wider, r, "%s", line);
 }
 
 static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct layout *l,
 			 int y, int i, bool sel)
 {
 	const struct tp_cpu *c = &m->snap.cpus[i];
-	char cap[24], mhz[64], pres[24], avg[24];
 	int x = 6 + l->bar_w;
 	bool off = c->online == 0;
 
@@ -125,11 +153,7 @@ static void draw_cpu_row(struct canvas *cv, const struct model *m, const struct 
 		cv_printf(cv, y, 6, R_DIM, "%-*s", l->bar_w, "capacity unknown");
 	else
 		draw_bar(cv, y, 6, l->bar_w, c);
-	cv_printf(cv, y, x, off ? R_DIM : R_NORMAL, NUMBERS_FORMAT,
-		  fmt_value(cap, sizeof(cap), c->capacity),
-		  fmt_mhz_pair(mhz, sizeof(mhz), c->capped_freq_khz, c->max_freq_khz),
-		  fmt_value(pres, sizeof(pres), c->pressure),
-		  fmt_estimated(avg, sizeof(avg), c->avg_pressure, c->avg_estimated));
+	draw_numbers(cv, y, x, off ? R_DIM : R_NORMAL, &m->snap, c);
 }
 
 static void draw_cell(struct canvas *cv, const struct model *m, const struct layout *l,
@@ -335,9 +359,7 @@ static void draw_header(struct canvas *cv, const struct model *m, const struct l
 	if (!l->compact) {
 		cv_printf(cv, y, 1, R_HEADER, "%4s", "CPU");
 		cv_printf(cv, y, 6, R_HEADER, "%-*s", l->bar_w, "capacity 0..1024");
-		/* "capacity" is wider than its column: it takes 3 of the bar's columns */
-		cv_printf(cv, y, 6 + l->bar_w - 3, R_HEADER, NUMBERS_HEADER, "capacity",
-			  "MHz capped/max", "pres", "avg");
+		draw_numbers(cv, y, 6 + l->bar_w, R_HEADER, &m->snap, NULL);
 		return;
 	} else if (!l->heatmap) {
 		field_add(f, &n, R_HEADER, 10, false, "compact: %zu CPUs", m->snap.nr_cpus);

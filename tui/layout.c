@@ -142,7 +142,7 @@ void layout_fit(struct layout *l, int w, int h, bool once)
 	l->compact = l->heatmap = false;
 	l->heat_prefix = 0;
 	/* the wide bar takes every column the numbers leave (capped at 64 in --once) */
-	l->bar_w = w - 6 - NUMBERS_WIDTH - 1;
+	l->bar_w = w - 6 - columns_top_width() - 1;
 	if (once && l->bar_w > 64)
 		l->bar_w = 64;
 	if (l->bar_w < 8)

@@ -163,106 +163,104 @@ static int join_from(int prev2, int prev, int r)
 	return prev;
 }
 
-static int dot_row(int64_t v, int64_t scale, int dots)
+/* A curve's dot rows at the last two samples, to join the next one to (-1: none). */
+struct curve_prev {
+	int prev, prev2;
+};
+
+/* One sample of a curve at sub-column sc: its dots, joined from the previous ones. */
+static void curve_dots(struct dots *d, struct curve_prev *cp, int sc, int64_t v, int64_t scale,
+		       int ndots, enum role r, uint8_t prio)
 {
-	return row_of(v, scale, dots);
+	int row = v >= 0 ? row_of(v, scale, ndots) : -1;
+
+	if (row >= 0)
+		dot_line(d, sc, join_from(cp->prev2, cp->prev, row), row, r, prio);
+	cp->prev2 = row >= 0 ? cp->prev : -1;
+	cp->prev = row;
+}
+
+/*
+ * The dots of every curve over width cells, two samples a cell.  Where curves share a
+ * cell, its colour is the first of: the average, the pressure, the shadows in order.
+ */
+static void braille_dots(struct dots *d, const struct model *m, int rows, int width,
+			 int64_t scale)
+{
+	int ndots = rows * 4, subcols = width * 2;
+	struct curve_prev p = { -1, -1 }, a = { -1, -1 }, sh[MAX_SHADOWS];
+
+	for (int y = 0; y < rows; y++) {
+		memset(d->mask[y], 0, (size_t)width);
+		memset(d->prio[y], 0, (size_t)width);
+	}
+	for (size_t k = 0; k < MAX_SHADOWS; k++)
+		sh[k].prev = sh[k].prev2 = -1;
+	for (int sc = 0; sc < subcols; sc++) {
+		long s = (long)m->len - subcols + sc;
+		size_t ring;
+
+		if (s < 0)
+			continue;
+		ring = model_ring(m, (size_t)s);
+		for (size_t k = 0; k < m->nsh; k++)
+			curve_dots(d, &sh[k], sc, m->sh[k].out[ring], scale, ndots,
+				   (enum role)(R_SHADOW0 + k), (uint8_t)(MAX_SHADOWS - k));
+		curve_dots(d, &p, sc, sel_p[s], scale, ndots, R_P_INST, MAX_SHADOWS + 1);
+		curve_dots(d, &a, sc, sel_a[s], scale, ndots, R_P_AVG, MAX_SHADOWS + 2);
+	}
+}
+
+/* Row y of the dots onto the canvas, as runs of one role (an empty cell is left as it is). */
+static void braille_row(struct canvas *cv, const struct dots *d, int y, int cy, int width)
+{
+	char buf[BRAILLE_MAX_COLS * 3 + 1];
+	size_t n = 0;
+	int x0 = 0;
+	enum role r = R_NORMAL;
+
+	for (int x = 0; x <= width; x++) {
+		enum role rx = x < width && d->prio[y][x] ? (enum role)d->role[y][x] : R_NORMAL;
+
+		if (x == width || (n && rx != r)) {
+			buf[n] = '\0';
+			if (n && r != R_NORMAL)
+				cv_put(cv, cy, AXIS_W + x0, r, buf);
+			n = 0;
+		}
+		if (x == width)
+			break;
+		if (!n) {
+			x0 = x;
+			r = rx;
+		}
+		if (d->prio[y][x]) {
+			uint32_t cp = 0x2800u + d->mask[y][x];
+			buf[n++] = (char)(0xe0 | (cp >> 12));
+			buf[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+			buf[n++] = (char)(0x80 | (cp & 0x3f));
+		} else {
+			buf[n++] = ' ';
+		}
+	}
 }
 
 /*
  * Two samples per column and four levels per row, as btop and bottom draw: a curve
- * is a line of dots, joined from one sample to the next.  Where curves share a cell
- * its dots are theirs together and its colour the first of: the average, the
- * pressure, the shadows in order.
+ * is a line of dots, joined from one sample to the next.
  */
 static void braille_draw(struct canvas *cv, const struct model *m, int y0, int rows, int width,
 		    int64_t scale)
 {
 	static struct dots d;	/* 64 KiB, not on the stack; no allocation per frame */
-	int ndots, subcols;
-	int prev_p = -1, prev2_p = -1, prev_a = -1, prev2_a = -1;
-	int prev_sh[MAX_SHADOWS], prev2_sh[MAX_SHADOWS];
 
 	if (rows > BRAILLE_MAX_ROWS)
 		rows = BRAILLE_MAX_ROWS;
 	if (width > BRAILLE_MAX_COLS)
 		width = BRAILLE_MAX_COLS;
-	ndots = rows * 4;
-	subcols = width * 2;
-	for (int y = 0; y < rows; y++) {
-		memset(d.mask[y], 0, (size_t)width);
-		memset(d.prio[y], 0, (size_t)width);
-	}
-	for (size_t k = 0; k < MAX_SHADOWS; k++)
-		prev_sh[k] = prev2_sh[k] = -1;
-	for (int sc = 0; sc < subcols; sc++) {
-		long s = (long)m->len - subcols + sc;
-		size_t ring;
-		int64_t p, a;
-
-		if (s < 0)
-			continue;
-		ring = model_ring(m, (size_t)s);
-		for (size_t k = 0; k < m->nsh; k++) {
-			int32_t v = m->sh[k].out[ring];
-			int r = v >= 0 ? dot_row(v, scale, ndots) : -1;
-			if (r >= 0)
-				dot_line(&d, sc, join_from(prev2_sh[k], prev_sh[k], r),
-					 r, (enum role)(R_SHADOW0 + k), (uint8_t)(MAX_SHADOWS - k));
-			prev2_sh[k] = r >= 0 ? prev_sh[k] : -1;
-			prev_sh[k] = r;
-		}
-		p = sel_p[s];
-		a = sel_a[s];
-		if (p >= 0) {
-			int r = dot_row(p, scale, ndots);
-			dot_line(&d, sc, join_from(prev2_p, prev_p, r), r, R_P_INST,
-				 MAX_SHADOWS + 1);
-			prev2_p = prev_p;
-			prev_p = r;
-		} else {
-			prev2_p = prev_p = -1;
-		}
-		if (a >= 0) {
-			int r = dot_row(a, scale, ndots);
-			dot_line(&d, sc, join_from(prev2_a, prev_a, r), r, R_P_AVG, MAX_SHADOWS + 2);
-			prev2_a = prev_a;
-			prev_a = r;
-		} else {
-			prev2_a = prev_a = -1;
-		}
-	}
-	/* each row as runs of one role */
-	for (int y = 0; y < rows; y++) {
-		char buf[BRAILLE_MAX_COLS * 3 + 1];
-		size_t n = 0;
-		int x0 = 0;
-		enum role r = R_NORMAL;
-
-		for (int x = 0; x <= width; x++) {
-			enum role rx = x < width && d.prio[y][x] ? (enum role)d.role[y][x] : R_NORMAL;
-
-			if (x == width || (n && rx != r)) {
-				buf[n] = '\0';
-				if (n && r != R_NORMAL)
-					cv_put(cv, y0 + y, AXIS_W + x0, r, buf);
-				n = 0;
-			}
-			if (x == width)
-				break;
-			if (!n) {
-				x0 = x;
-				r = rx;
-			}
-			if (d.prio[y][x]) {
-				uint32_t cp = 0x2800u + d.mask[y][x];
-				buf[n++] = (char)(0xe0 | (cp >> 12));
-				buf[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				buf[n++] = (char)(0x80 | (cp & 0x3f));
-			} else {
-				buf[n++] = ' ';
-			}
-		}
-	}
+	braille_dots(&d, m, rows, width, scale);
+	for (int y = 0; y < rows; y++)
+		braille_row(cv, &d, y, y0 + y, width);
 }
 
 /* The largest value any curve shows in the last `shown` samples (-1: none). */
@@ -362,20 +360,15 @@ static void time_axis(struct canvas *cv, const struct model *m, int y, int width
 	}
 }
 
-void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
+/*
+ * The value at the top of the y axis: the full scale (the largest max capacity of the
+ * selection, key y), or fitted, the least round number over what the curves show.
+ */
+static int64_t plot_scale(const struct model *m, const struct layout *l, size_t shown)
 {
-	int rows = l->plot_h - 3, y0 = l->plot_y + 1, width = cv->w - AXIS_W - 1;
-	bool braille = cv->g->utf8;
-	int64_t full = 0, scale, top;
+	int64_t full = 0, scale;
 	struct tp_cpuset set;
-	char span[32], decay[32];
-	struct field f[MAX_FIELDS];
-	int n = 0;
 
-	if (rows < 2 || width < 4)
-		return;
-	title(cv, m, l->plot_y);
-	/* the full scale: the largest max capacity of the selection */
 	model_sel_cpus(m, &set);
 	for (size_t i = 0; i < m->snap.nr_cpus; i++)
 		if (tp_cpuset_has(&set, m->snap.cpus[i].cpu) &&
@@ -383,40 +376,39 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 			full = m->snap.cpus[i].max_capacity;
 	if (full <= 0)
 		full = TP_CAPACITY_SCALE;
-	sel_values(m, (size_t)width * (braille ? 2 : 1));
-	if (l->y_full) {
-		scale = TP_CAPACITY_SCALE;
-	} else {
-		/* fitted: the least round number over what the curves show */
-		top = shown_max(m, (size_t)width * (braille ? 2 : 1));
-		scale = round_up(top);
-		if (scale > full)
-			scale = full;
-	}
-	{
-		int last_y = -2;
-		int marks = rows >= 12 ? 4 : 2;
+	if (l->y_full)
+		return TP_CAPACITY_SCALE;
+	scale = round_up(shown_max(m, shown));
+	return scale > full ? full : scale;
+}
 
-		for (int q = marks; q >= 0; q--) {
-			int64_t v = scale * q / marks;
-			int y = y0 + row_of(v, scale, rows);
+/* The y axis: its values at quarters (halves on a short plot) and its line. */
+static void y_axis(struct canvas *cv, int y0, int rows, int64_t scale)
+{
+	int last_y = -2;
+	int marks = rows >= 12 ? 4 : 2;
 
-			if (y == last_y)
-				continue;
-			cv_printf(cv, y, 0, R_DIM, "%5lld", (long long)v);
-			last_y = y;
-		}
+	for (int q = marks; q >= 0; q--) {
+		int64_t v = scale * q / marks;
+		int y = y0 + row_of(v, scale, rows);
+
+		if (y == last_y)
+			continue;
+		cv_printf(cv, y, 0, R_DIM, "%5lld", (long long)v);
+		last_y = y;
 	}
 	for (int r = 0; r < rows; r++)
 		cv_put(cv, y0 + r, AXIS_W - 1, R_DIM, cv->g->utf8 ? "\u2502" : "|");
+}
 
-	if (braille)
-		braille_draw(cv, m, y0, rows, width, scale);
-	else
-		cells(cv, m, y0, rows, width, scale);
-	time_axis(cv, m, y0 + rows, width, braille);
+/* The legend under the time axis: whole fields, the curves' keys kept longest. */
+static void legend(struct canvas *cv, const struct model *m, const struct layout *l, int y,
+		   size_t shown)
+{
+	char span[32], decay[32];
+	struct field f[MAX_FIELDS];
+	int n = 0;
 
-	/* the legend: whole fields, the curves' keys kept longest */
 	field_add(f, &n, R_P_INST, 10, false, "%s pressure", cv->g->p_inst);
 	if (m->snap.decay_ms > 0)
 		field_add(f, &n, R_P_AVG, 10, false, "  %s avg %s %s", cv->g->p_avg, m->snap.backend,
@@ -437,8 +429,6 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 	/* the y axis: fitted to the curves, or the full scale (key y) */
 	field_add(f, &n, R_DIM, 7, false, l->y_full ? "  y: full" : "  y: fit");
 	if (m->len >= 2) {
-		/* braille shows two samples a column */
-		size_t shown = (size_t)width * (braille ? 2 : 1);
 		uint64_t first = m->t[model_ring(m, m->len > shown ? m->len - shown : 0)];
 		uint64_t last = m->t[model_ring(m, m->len - 1)];
 		field_add(f, &n, R_DIM, 3, true, "%sshadow estimate  last %s", FMT_ESTIMATE,
@@ -446,5 +436,27 @@ void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
 	} else {
 		field_add(f, &n, R_DIM, 3, true, "%sshadow estimate", FMT_ESTIMATE);
 	}
-	cv_fields(cv, y0 + rows + 1, 0, cv->w - 1, f, n);
+	cv_fields(cv, y, 0, cv->w - 1, f, n);
+}
+
+void plot_draw(struct canvas *cv, const struct model *m, const struct layout *l)
+{
+	int rows = l->plot_h - 3, y0 = l->plot_y + 1, width = cv->w - AXIS_W - 1;
+	bool braille = cv->g->utf8;
+	/* braille shows two samples a column */
+	size_t shown = (size_t)width * (braille ? 2 : 1);
+	int64_t scale;
+
+	if (rows < 2 || width < 4)
+		return;
+	title(cv, m, l->plot_y);
+	sel_values(m, shown);
+	scale = plot_scale(m, l, shown);
+	y_axis(cv, y0, rows, scale);
+	if (braille)
+		braille_draw(cv, m, y0, rows, width, scale);
+	else
+		cells(cv, m, y0, rows, width, scale);
+	time_axis(cv, m, y0 + rows, width, braille);
+	legend(cv, m, l, y0 + rows + 1, shown);
 }

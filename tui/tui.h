@@ -22,6 +22,7 @@
 
 #include <thermpress/thermpress.h>
 
+#include "columns.h"
 #include "top.h"
 
 /* ---- glyphs and roles ---------------------------------------------------- */
@@ -211,13 +212,6 @@ void model_sel_cpus(const struct model *m, struct tp_cpuset *out);
 int heat_level(const struct tp_cpu *c);
 
 /* ---- layout ---------------------------------------------------------------- */
-
-/* The numbers after a CPU's bar, capacity, MHz capped/max, pres and avg, as fmt.h writes them
- * ("1024", "1197.403/1209.6", "~1024"), and their width. */
-#define NUMBERS_FORMAT " %5s %17s %5s %5s"
-#define NUMBERS_WIDTH 36
-/* their header: the scheduler's capacity is `capacity`, 3 columns wider than its numbers */
-#define NUMBERS_HEADER " %8s %17s %5s %5s"
 
 struct item {
 	enum sel_kind kind;

@@ -6,15 +6,15 @@ source "$(dirname "$0")/lib.sh"
 run "$TP" --sim show
 assert_rc 0 "show"
 assert_match "$out" '^source: simulator hikey960 \(real clock\)  backend: pelt  decay: 32 ms  hz: 250  time: ' "show: header line"
-assert_eq "$(printf '%s\n' "$out" | sed -n 2p | tr -s ' ')" " CPU DOMAIN ONLINE CAPACITY MAX_CAPACITY MHZ_CAPPED/MAX PRESSURE AVG_PRESSURE" "show: column names"
+assert_eq "$(printf '%s\n' "$out" | sed -n 2p | tr -s ' ')" " CPU DOMAIN ONLINE CAPACITY MAX_CAPACITY MHZ_CAPPED/MAX MIN_MHZ PRESSURE AVG_PRESSURE" "show: column names"
 assert_eq "$(printf '%s\n' "$out" | tail -n +3 | wc -l)" 8 "show: 8 CPUs"
 for cpu in 0 1 2 3; do
-	assert_eq "$(printf '%s\n' "$out" | awk -v c=$cpu '$1 == c && NF == 8 {print $2, $3, $4, $5, $6, $7, $8}')" \
-		"little yes 462 462 1844/1844 0 0" "show: cpu $cpu little, 462, 1844 MHz"
+	assert_eq "$(printf '%s\n' "$out" | awk -v c=$cpu '$1 == c && NF == 9 {print $2, $3, $4, $5, $6, $7, $8, $9}')" \
+		"little yes 462 462 1844/1844 533 0 0" "show: cpu $cpu little, 462, 1844 MHz"
 done
 for cpu in 4 5 6 7; do
-	assert_eq "$(printf '%s\n' "$out" | awk -v c=$cpu '$1 == c && NF == 8 {print $2, $3, $4, $5, $6, $7, $8}')" \
-		"big yes 1024 1024 2362/2362 0 0" "show: cpu $cpu big, 1024, 2362 MHz"
+	assert_eq "$(printf '%s\n' "$out" | awk -v c=$cpu '$1 == c && NF == 9 {print $2, $3, $4, $5, $6, $7, $8, $9}')" \
+		"big yes 1024 1024 2362/2362 903 0 0" "show: cpu $cpu big, 1024, 2362 MHz"
 done
 assert_eq "$err" "" "show: nothing on stderr"
 
@@ -55,7 +55,7 @@ assert_eq "$out" "" "backend set none: nothing on stdout"
 run_stdin $'cap set 4 cap=512\nsim advance 100ms\nbackend set none\nsim advance 100ms\nshow\n' "$TP" --sim --virtual-clock
 assert_rc 0 "backend set none, then show"
 assert_contains "$out" "backend: none  decay: none  " "none: the header"
-assert_match "$out" $'\n +4 +big +yes +1024 +1024 +1181/2362 +512 +0\n' "none: cpu 4 keeps its pressure, avg 0, capacity 1024"
+assert_match "$out" $'\n +4 +big +yes +1024 +1024 +1181/2362 +903 +512 +0\n' "none: cpu 4 keeps its pressure, avg 0, capacity 1024"
 
 # Abbreviations resolve when they are unique.
 run "$TP" --sim sho st

@@ -25,7 +25,7 @@ got=$(awk '/^== / { if (c != "") print c; c = substr($0, 4); next }
 assert_eq "$got" "$want" "quickstart: the captions are examples/quickstart.tp's comments"
 assert_contains "$out" "== The big cluster capped at half its top frequency" "quickstart: the cap's caption"
 # the second table is the capped one: the caption says PRESSURE is 512
-assert_match "$out" $'\n   4  big +yes +777 +1024 +1181/2362 +512 +247\n' "quickstart: the capped table"
+assert_match "$out" $'\n   4  big +yes +777 +1024 +1181/2362 +903 +512 +247\n' "quickstart: the capped table"
 assert_not_contains "$out" "live view" "quickstart: not a terminal, no live view"
 
 

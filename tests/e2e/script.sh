@@ -15,14 +15,14 @@ show status
 S
 run "$TP" --sim --virtual-clock -f "$tmp/ok.tp"
 assert_rc 0 "-f script"
-assert_match "$out" '4 +big +yes +513 +1024 +1181/2362 +512 +511' "script: capped and averaged (pelt steady state P-1)"
+assert_match "$out" '4 +big +yes +513 +1024 +1181/2362 +903 +512 +511' "script: capped and averaged (pelt steady state P-1)"
 assert_contains "$out" "time:              10.400 s" "script: the clock advanced 400 ms"
 assert_contains "$out" "capped cpus:       none" "script: cap clear all"
 assert_eq "$err" "" "script: nothing on stderr"
 
 run_stdin "$(cat "$tmp/ok.tp")" "$TP" --sim --virtual-clock
 assert_rc 0 "script on stdin"
-assert_match "$out" '4 +big +yes +513 +1024 +1181/2362 +512 +511' "stdin script: same result"
+assert_match "$out" '4 +big +yes +513 +1024 +1181/2362 +903 +512 +511' "stdin script: same result"
 run_stdin "show status" "$TP" --sim -f -
 assert_rc 0 "-f - reads stdin"
 

@@ -154,7 +154,7 @@ assert_contains "$out" "note: no cpu_capacity in sysfs: every cpu is taken to ha
 assert_contains "$out" "kernel: linux 6.5.0-44-generic on x86_64: pressure: nothing: the scheduler gets no thermal pressure" \
 	"x86 laptop: the kernel model"
 # x86 keeps no averaged pressure: none (null, '-'), not an estimated 0
-assert_match "$out" $'\n   0  cluster0  yes +1024 +1024 +4700/4700 +0 +-\n' "x86 laptop: AVG is -, not ~0"
+assert_match "$out" $'\n   0  cluster0  yes +1024 +1024 +4700/4700 +400 +0 +-\n' "x86 laptop: AVG is -, not ~0"
 assert_not_contains "$out" "~ estimated" "x86 laptop: nothing estimated"
 run "$TP" --root "$tmp/x86-laptop-6.5" show --json
 json_check "$out" 'all(c["avg_pressure"] is None and c["avg_estimated"] is False and c["pressure"] == 0 and c["capacity"] == 1024 for c in d["cpus"])' \

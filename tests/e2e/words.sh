@@ -4,13 +4,13 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-want="CPU DOMAIN ONLINE CAPACITY MAX_CAPACITY MHZ_CAPPED/MAX PRESSURE AVG_PRESSURE"
+want="CPU DOMAIN ONLINE CAPACITY MAX_CAPACITY MHZ_CAPPED/MAX MIN_MHZ PRESSURE AVG_PRESSURE"
 
 fields_agree() {	# fields_agree NAME: the header (line 2) and every CPU row have as many fields
 	local name=$1 hdr bad
 	hdr=$(printf '%s\n' "$out" | awk 'NR == 2 { print NF }')
 	bad=$(printf '%s\n' "$out" | awk -v n="$hdr" 'NR > 2 && $1 ~ /^[0-9]+$/ && NF != n' | wc -l)
-	assert_eq "$hdr/$bad" "8/0" "$name: header and rows have 8 awk fields"
+	assert_eq "$hdr/$bad" "9/0" "$name: header and rows have 9 awk fields"
 	assert_eq "$(printf '%s\n' "$out" | awk 'NR == 2 { $1 = $1; print }')" "$want" "$name: column names"
 }
 

@@ -6,13 +6,13 @@
 
 LC_ALL=C COLUMNS=120 "$TP" --sim --virtual-clock top --once >"$TMPD/once" 2>&1
 sed -n 3p "$TMPD/once" >"$TMPD/last"
-check "--once header: capacity, MHz capped/max, pres, avg" \
-	grep -qE ' capacity +MHz capped/max +pres +avg$' "$TMPD/last"
+check "--once header: capacity, MHz capped/max, min MHz, pres, avg" \
+	grep -qE ' capacity +MHz capped/max +min MHz +pres +avg$' "$TMPD/last"
 check "--once header: no bare 'cap' column" bash -c "! grep -qwE 'cap' '$TMPD/last'"
 LC_ALL=C COLUMNS=80 "$TP" --sim=db410c --virtual-clock top --once >"$TMPD/once80" 2>&1
 sed -n 3p "$TMPD/once80" >"$TMPD/last"
 check "--once header at 80 columns: capacity" \
-	grep -qE ' capacity +MHz capped/max +pres +avg$' "$TMPD/last"
+	grep -qE ' capacity +MHz capped/max +min MHz +pres +avg$' "$TMPD/last"
 
 start_shell 120 40
 t send-keys "clear; \"$TP\" --sim --virtual-clock top ; echo EXITED=\$?" Enter
