@@ -236,6 +236,32 @@ if head -c 5000 /dev/zero | tr '\0' 1 >$D/decay_ms 2>/tmp/err; then bad "5000-by
 elif grep -q 'Invalid argument' /tmp/err && [ "$before" = "$(state)" ]; then ok "5000-byte write: EINVAL"
 else bad "5000-byte write: $(cat /tmp/err)"; fi
 
+# ---- 6.12: a write is judged by the credentials of the process that opened the file ----
+# root opens backend, then a process in a new user namespace (no CAP_SYS_ADMIN in the
+# initial one) writes through that descriptor: allowed (file_ns_capable()); capable() at
+# write time refused it with EPERM
+if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+	echo instant >$D/backend
+	if ! unshare -U true 2>/tmp/err; then
+		bad "opener's credentials: cannot make a user namespace: $(cat /tmp/err)"
+	else
+		exec 3>$D/backend
+		if unshare -U sh -c 'echo decay >&3' 2>/tmp/err; then
+			ok "a write through root's descriptor from a user namespace is allowed (opener's credentials)"
+		else
+			bad "a write through root's descriptor from a user namespace: $(cat /tmp/err)"
+		fi
+		exec 3>&-
+		eq "opener's credentials: the write took effect" "$(cat $D/backend)" "instant pelt [decay] none"
+		if unshare -U sh -c 'echo pelt >$0' $D/backend 2>/tmp/err; then
+			bad "a user namespace opened and wrote backend itself"
+		else
+			ok "a user namespace that opens backend itself cannot write it ($(cat /tmp/err | tail -1))"
+		fi
+	fi
+	echo pelt >$D/backend
+fi
+
 # ---- inject and clear ------------------------------------------------------------
 echo instant >$D/backend
 cap=$((max / 5))

@@ -371,8 +371,8 @@ eq "75 C: kernel thermal pressure (trace)" "$(kpressure 4)" $p2
 # thermpress while the governor holds the cap
 tp "show (hot)" show
 cat /tmp/tpo
-if awk '$1 >= 4 && $1 <= 7 && $2 == "big" { if ($6 != "1805/2362" || $7 != '$p2') bad = 1; n++ }
-	$1 >= 0 && $1 <= 3 && $2 == "little" { if ($4 != 462 || $6 != "1844/1844" || $7 != 0) bad = 1; m++ }
+if awk '$1 >= 4 && $1 <= 7 && $2 == "big" { if ($6 != "1805/2362" || $8 != '$p2') bad = 1; n++ }
+	$1 >= 0 && $1 <= 3 && $2 == "little" { if ($4 != 462 || $6 != "1844/1844" || $8 != 0) bad = 1; m++ }
 	END { exit !(n == 4 && m == 4 && !bad) }' /tmp/tpo
 then ok "show (hot): big capped 1805/2362 with pressure $p2, little 462 uncapped"
 else bad "show (hot): rows do not match"; fi
