@@ -264,7 +264,7 @@ vm_fail=$(( ${vm_fail:-1} + ${nohz_fail:-1} ))
 # ---- 8b. 6.12: both boots ran with lockdep, PROVE_RCU and DEBUG_ATOMIC_SLEEP -----------
 if [ "$series" = 6.12 ]; then
 	echo "== lock checking (both boots) =="
-	lockrep=$(cat "$nohz_console.txt" "$console.txt" | grep -aE 'WARNING: (possible|suspicious|inconsistent)|BUG: (sleeping function|scheduling while atomic|spinlock|workqueue lockup)|possible (recursive|circular) locking|inconsistent lock state|lockdep|DEBUG_LOCKS_WARN_ON' || true)
+	lockrep=$(cat "$nohz_console.txt" "$console.txt" | grep -av '^TPT:' | grep -aE 'WARNING: (possible|suspicious|inconsistent)|BUG: (sleeping function|scheduling while atomic|spinlock|workqueue lockup)|possible (recursive|circular) locking|inconsistent lock state|lockdep|DEBUG_LOCKS_WARN_ON' || true)
 	if [ -z "$lockrep" ]; then
 		echo "  ok lock checking: no lockdep, RCU or atomic-sleep report in either console"
 		vm_pass=$((vm_pass + 1))

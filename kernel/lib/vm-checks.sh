@@ -140,8 +140,9 @@ nohz_idle_cap() {
 
 # nohz_steady_instant IDLE BUSY MAX: under instant, a steady cap on an idle CPU leaves
 # nothing to average once it is latched, so the idle load balancer stops updating it: in
-# the 1.5 s after the first update, at most MAX updates more than IDLE took timer
-# interrupts (an idle CPU still wakes for timers, and each wakeup's tick updates it).  A
+# the 1.5 s after the first update, at most MAX updates more than twice the timer
+# interrupts IDLE took (an idle CPU still wakes for timers: each wakeup's tick updates it,
+# and going idle again marks its other blocked load, which the balancer updates once).  A
 # CPU that keeps reporting blocked load for a steady cap is also updated by the idle load
 # balancer about every 32 ms (45 in 1.5 s).
 nohz_steady_instant() {
@@ -155,11 +156,16 @@ nohz_steady_instant() {
 	sleep 1
 	echo "$idle $((max / 2))" >$D/inject
 	sleep 0.3
-	echo $idle >$D/log_cpu
-	t0=$(timer_irqs $idle)
-	sleep 1.5
-	u=$(grep -c '^update' $D/log) a=$(stat_field $idle 8) p=$(stat_field $idle 7)
-	t=$(($(timer_irqs $idle) - t0))
+	# up to 3 tries for a window in which IDLE stays idle (stray work wakes it at times)
+	for try in 1 2 3; do
+		echo $idle >$D/log_cpu
+		t0=$(timer_irqs $idle)
+		sleep 1.5
+		u=$(grep -c '^update' $D/log) a=$(stat_field $idle 8) p=$(stat_field $idle 7)
+		t=$(($(timer_irqs $idle) - t0))
+		[ "$t" -le 30 ] && break
+		info "nohz: cpu$idle took $t timer interrupts in 1.5 s (try $try): again"
+	done
 	kill $spinner
 	wait $spinner 2>/dev/null
 	echo "$idle clear" >$D/inject
@@ -167,8 +173,11 @@ nohz_steady_instant() {
 	taskset -p -c $all $$ >/dev/null
 	info "nohz: steady cap on idle cpu$idle under instant: $u updates, $t timer interrupts in 1.5 s (avg_pressure $a, pressure $p)"
 	eq "nohz: instant latched the steady cap" "$a" "$p"
-	if [ "$u" -le $((t + most)) ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates ($u updates, $t timer interrupts)"
-	else bad "nohz: idle cpu$idle under a steady instant cap was updated $u times in 1.5 s, $t timer interrupts (at most $most more)"; fi
+	# a CPU that ticks is not left to the idle balancer: the check below needs it idle
+	if [ "$t" -le 30 ]; then ok "nohz: cpu$idle stayed idle for the steady cap ($t timer interrupts in 1.5 s)"
+	else bad "nohz: cpu$idle did not stay idle ($t timer interrupts in 1.5 s): the steady-cap check proves nothing"; fi
+	if [ "$u" -le $((2 * t + most)) ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates ($u updates, $t timer interrupts)"
+	else bad "nohz: idle cpu$idle under a steady instant cap was updated $u times in 1.5 s, $t timer interrupts (at most twice that plus $most)"; fi
 }
 
 # ---- stock kernels: the capture command (scripts/capture-stock-tree.sh at /) --------------
