@@ -203,7 +203,13 @@ struct cmd_ctx {
 	int status;			/* exit status of the last command run */
 };
 
-/* dispatch.c: resolving words against the table. */
+/*
+ * tree.c: the command tree.  The program hands its table over (cmd_tree_set) before
+ * any words are resolved; the machinery reads it only through these.
+ */
+void cmd_tree_set(const struct cmd_entry *const *entries, const struct cmd_group *groups);
+/* The entries handed over, NULL-terminated, in help order. */
+const struct cmd_entry *const *cmd_entries(void);
 struct cmd_match {
 	const struct cmd_entry *entry;	/* NULL when the words name a group or nothing */
 	int consumed;			/* words that named the command */
@@ -217,12 +223,13 @@ struct cmd_match {
  */
 int cmd_resolve(enum cmd_mode mode, int argc, char **argv, struct cmd_match *m, char *msg,
 		size_t msglen);
+/* Why e cannot run in mode ("'shell' cannot be run inside the shell"), into msg; false
+ * if it can. */
+bool cmd_mode_refuses(const struct cmd_entry *e, enum cmd_mode mode, char *msg, size_t msglen);
 /* Whether e is listed and may run in mode (not hidden, not refused there). */
 bool cmd_offered(const struct cmd_entry *e, enum cmd_mode mode);
 /* The entry whose path is exactly path (hidden ones included), or NULL. */
 const struct cmd_entry *cmd_find(const char *path);
-/* Run one command line given as words; records and returns its exit status. */
-int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
 /*
  * The message (no "thermpress: ") for a first word the caller does not offer in mode
  * (the shell registers no hidden or CMD_NO_SHELL commands): the resolver's message for
@@ -235,27 +242,44 @@ void cmd_unknown_message(char *msg, size_t msglen, enum cmd_mode mode, const cha
 			 const char *word);
 /* Whether commands sit below path ("show" has "show cpu"). */
 bool cmd_has_children(const char *path);
-/* Run a resolved entry with its arguments (parsed by args_parse(), the mode checked). */
-int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
 /* The summary of the command or group path ("cap"), or NULL. */
 const char *cmd_summary(const char *path);
 /* The child words of the node named by the first depth words of prefix (with their
  * summaries as descriptions). */
 void cmd_children(const char *prefix, bool hidden, struct cmd_cands *out);
-/* Split a line into words (quotes '' and "" and backslash escapes; # starts a comment). */
+/* dispatch.c: running what the words name. */
+/* Run one command line given as words; records and returns its exit status. */
+int cmd_dispatch(struct cmd_ctx *ctx, int argc, char **argv);
+/* Run a resolved entry with its arguments (parsed by args_parse(), the mode checked). */
+int cmd_run_entry(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv);
+
+/* words.c: Split a line into words (quotes '' and "" and backslash escapes; # starts a comment). */
 int cmd_split(const char *line, char ***argv, int *argc, char *msg, size_t msglen);
 void cmd_free_words(char **argv, int argc);
 
-/* args.c: the one parser of a command's words, and what is written from the same data. */
-/* Parse argv (the words after the command's path); 0 or EXIT_USAGE (reported). */
-int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
-	       struct cmd_args *out);
+/* synopsis.c: what an entry's argument data says, written out. */
 /* The synopsis of e's arguments: "CPULIST VALUE [--via scaling_max_freq|cooling]". */
 void args_synopsis(const struct cmd_entry *e, char *buf, size_t len);
 /* One option as help lists it: "-o, --output FILE", "--reset, --no-reset". */
 void args_option_label(const struct cmd_arg *a, char *buf, size_t len);
+/* One option as the synopsis shows it: "[--via scaling_max_freq|cooling]", "-o FILE". */
+void args_synopsis_option(const struct cmd_arg *a, char *buf, size_t len);
 /* Option i of e, --json last for CMD_JSON entries; NULL past the end. */
 const struct cmd_arg *args_option(const struct cmd_entry *e, size_t i);
+/* --json, as CMD_JSON entries take it: one spelling for all. */
+extern const struct cmd_arg args_opt_json;
+/* The arguments of a list that a NULL name ends (NULL: none). */
+size_t args_count(const struct cmd_arg *a);
+/* The positional taking the words after "--" (*index: its index), or NULL. */
+const struct cmd_arg *args_after_dashes(const struct cmd_entry *e, size_t *index);
+/* snprintf at the end of the text in buf (nothing when buf is full). */
+void args_append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* args.c: the one parser of a command's words, and their completion from the same data. */
+/* Parse argv (the words after the command's path); 0 or EXIT_USAGE (reported). */
+int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **argv,
+	       struct cmd_args *out);
 /* Whether word is option a: 1 its name (or short name), 0 its negative form, -1 not;
  * *value gets the text after '=' (else NULL). */
 int args_match(const struct cmd_arg *a, const char *word, const char **value);
@@ -287,6 +311,9 @@ void cmd_note(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(p
 int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 /* Check stdout after writing; returns 0 or EXIT_RUNTIME (message printed). */
 int out_check_stdout(bool closing);
+/* A usage error of the shell's own words (history, | include), on its terminal. */
+void shell_message(struct cli_def *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* json_out.c */
 struct json_object;
@@ -322,10 +349,17 @@ int shell_run(struct cmd_ctx *ctx);
 int script_run_file(struct cmd_ctx *ctx, const char *path);
 int script_run_stream(struct cmd_ctx *ctx, void *fp, const char *name);
 
-/* cmd_misc.c */
+/* help.c: help written from the command tree. */
 void print_usage(struct cmd_ctx *ctx, bool brief);
 /* help COMMAND: the usage line, the help, the arguments and options. */
 void print_command_help(struct cmd_ctx *ctx, const struct cmd_entry *e);
+/* help WORDS: the usage (no words), a group's commands or a command's help; 0 or
+ * EXIT_USAGE (reported). */
+int print_help(struct cmd_ctx *ctx, int nwords, char **words);
+/* "PATH: SYNOPSIS" for every listed command. */
+void print_command_list(struct cmd_ctx *ctx);
+
+/* complete.c: completion of whole command lines. */
 /* __complete WORDS: the candidates for the last word, one a line. */
 int complete_words(struct cmd_ctx *ctx, int argc, char **argv);
 /* The same candidates (the shell's TAB): those the partial last word starts, and the
@@ -337,7 +371,7 @@ void complete_command_words(enum cmd_mode mode, int argc, char **argv, struct cm
 /* man.c */
 int print_man(struct cmd_ctx *ctx);
 
-/* cmd_sim.c: --hz N (TP_HZ_RATES); 0 or EXIT_USAGE (reported). */
+/* kinds.c: --hz N (TP_HZ_RATES); 0 or EXIT_USAGE (reported). */
 int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz);
 /* --scenario NAME: one of tp_sim_scenarios(); 0 or EXIT_USAGE (reported). */
 int parse_sim_scenario(struct cmd_ctx *ctx, const char *name);

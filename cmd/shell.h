@@ -15,8 +15,6 @@ struct cmd_cands;
 #define SHELL_PROMPTCHAR "> "
 
 /* A usage error of the shell itself: "thermpress: MESSAGE", unfiltered; status 2. */
-void shell_message(struct cli_def *cli, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Replace libcli's filters with include, exclude, begin and count. */
 void shell_register_filters(struct cli_def *cli);

@@ -114,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!cli)
 			abort();
 		cli_print_callback(cli, capture);
+		cmd_tree_set(cmd_table, cmd_groups);
 	}
 	if (size < 1)
 		return 0;
