@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The parser of a command's words (cmd/args.c) against the real command table.
+ * The parser of a command's words (cmd/cli/args.c) against the real command table.
  *
  * Input: byte 0 picks the command (every entry of cmd_table, hidden ones too), the rest
  * up to a NUL is the words, one a line.  Properties, besides the sanitizers:

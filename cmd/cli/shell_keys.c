@@ -38,7 +38,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "shell.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)

@@ -30,7 +30,7 @@
 
 #include <thermpress/history.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "shell.h"
 #include "signals.h"
 

@@ -10,7 +10,7 @@
 #include <libcli.h>
 #include <thermpress/text.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /*
  * What the commands print may carry text from the kernel, sysfs, plugins and files, so

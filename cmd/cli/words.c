@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 void cmd_free_words(char **argv, int argc)
 {

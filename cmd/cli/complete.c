@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /* Walk complete words through the tree; the node reached, the arguments left. */
 static const char *walk(int argc, char **argv, char *path, size_t len, int *used)

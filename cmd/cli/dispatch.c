@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "signals.h"
 
 /* COMMAND --help or -h (before any "--"), for a command whose words are not taken raw. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /* --json, for the entries that print JSON (CMD_JSON): one spelling for all. */
 const struct cmd_arg args_opt_json = {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /* Print text wrapped at 78 columns, every line indented by indent. */
 static void out_wrapped(struct cmd_ctx *ctx, int indent, const char *text)

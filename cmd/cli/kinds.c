@@ -15,7 +15,7 @@
 #include <thermpress/experiment.h>
 #include <thermpress/stock.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "intparse.h"
 
 static void complete_values(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /* Text for troff: backslashes escaped, no line starting with a control character. */
 static void man_text(const char *text, bool dashes)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 static bool is_keyword(const struct cmd_arg *a)
 {

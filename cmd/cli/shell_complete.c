@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "shell.h"
 
 static int by_name(const void *a, const void *b)

@@ -16,7 +16,7 @@
 
 #include <libcli.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "shell.h"
 
 struct match_state {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "grow.h"
 
 void cands_add_desc(struct cmd_cands *c, const char *word, const char *desc)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 static const struct cmd_entry *const *tree_entries;
 static const struct cmd_group *tree_groups;
