@@ -302,7 +302,8 @@ void cmd_note(struct cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(p
 int cmd_tp_error(struct cmd_ctx *ctx, int rc, const struct tp_error *err);
 /* Check stdout after writing; returns 0 or EXIT_RUNTIME (message printed). */
 int out_check_stdout(bool closing);
-/* A usage error of the shell's own words (history, | include), on its terminal. */
+/* A usage error of the shell itself (history, | include): "thermpress: MESSAGE",
+ * unfiltered, on its terminal; status 2. */
 void shell_message(struct cli_def *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -31,7 +31,7 @@
 #include <thermpress/history.h>
 
 #include "cli.h"
-#include "shell.h"
+#include "shell_parts.h"
 #include "signals.h"
 
 static bool in_command;		/* shell_callback is running: the output is ours */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "shell.h"
+#include "shell_parts.h"
 
 static int by_name(const void *a, const void *b)
 {

@@ -17,7 +17,7 @@
 #include <libcli.h>
 
 #include "cli.h"
-#include "shell.h"
+#include "shell_parts.h"
 
 struct match_state {
 	regex_t re;

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "shell.h"
+#include "shell_parts.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
 #define PROMPT SHELL_HOSTNAME SHELL_PROMPTCHAR
