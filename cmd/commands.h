@@ -56,6 +56,11 @@ int cap_check_bare(struct cmd_ctx *ctx, const struct tp_snapshot *snap,
  * is not a stock kernel.  0 or an exit status (reported). */
 int cap_apply_via(struct cmd_ctx *ctx, const struct cmd_parsed *via);
 
+/* cmd_play.c: read PROFILE against the source's topology (cap play, bench --profile); 0 or
+ * an exit status (reported). */
+struct tp_profile;
+int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof);
+
 /* The entries, one per command. */
 extern const struct cmd_entry cmd_show_entry, cmd_show_cpu_entry, cmd_show_backends_entry,
 	cmd_show_status_entry;
