@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one parser of a command's words (tmux's args template): every entry declares
- * its positional arguments and options as data (commands.h, struct cmd_arg); this
+ * its positional arguments and options as data (cli.h, struct cmd_arg); this
  * file reads the words with that data, and writes the completion candidates from it
  * (the synopsis: synopsis.c), so that they cannot disagree.
  */
