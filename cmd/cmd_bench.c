@@ -14,7 +14,7 @@
 #include <thermpress/experiment.h>
 
 #include "bench_probe.h"
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "clock.h"
 
 #define MAX_CONFIGS TP_REPLAY_MAX_BACKENDS

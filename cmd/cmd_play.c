@@ -9,7 +9,7 @@
 
 #include <thermpress/experiment.h>
 
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "readin.h"
 
 int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof)

@@ -12,7 +12,7 @@
 #include <thermpress/experiment.h>
 #include <thermpress/outfile.h>
 
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "clock.h"
 #include "fmt.h"
 

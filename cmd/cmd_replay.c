@@ -14,7 +14,7 @@
 #include <thermpress/outfile.h>
 
 #include "readin.h"
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "grow.h"
 #include "fmt.h"
 

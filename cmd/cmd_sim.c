@@ -54,22 +54,6 @@ static int exec_sim_advance(struct cmd_ctx *ctx, const struct cmd_args *args)
 	return 0;
 }
 
-/* --hz N: the tick rates the simulator offers. */
-int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
-{
-	char canon[24];
-	long v = strtol(text, NULL, 10);
-
-	/* exactly as written: not "0250", "+250" or " 250" */
-	snprintf(canon, sizeof(canon), "%ld", v);
-	if (!strcmp(canon, text) && v > 0 && v <= 100000 && tp_sim_hz_valid((int)v)) {
-		*hz = (int)v;
-		return 0;
-	}
-	return cmd_error(ctx, EXIT_USAGE, "invalid tick rate '%s' (expected %s)", text,
-			 tp_sim_hz_rates_text());
-}
-
 /*
  * A missing mountpoint is created (its parent must exist), and *created says so, for
  * removing it after; 0 or EXIT_RUNTIME (reported).
@@ -89,20 +73,6 @@ static int make_mountpoint(struct cmd_ctx *ctx, const char *mountpoint, bool *cr
 				 errno == ENOENT ? " (its parent directory does not exist)" : "");
 	*created = true;
 	return 0;
-}
-
-int parse_sim_scenario(struct cmd_ctx *ctx, const char *name)
-{
-	char names[128] = "";
-
-	for (const char *const *s = tp_sim_scenarios(); *s; s++) {
-		size_t l = strlen(names);
-
-		if (!strcmp(name, *s))
-			return 0;
-		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", *s);
-	}
-	return cmd_error(ctx, EXIT_USAGE, "unknown scenario '%.64s' (expected %s)", name, names);
 }
 
 static int exec_sim_serve(struct cmd_ctx *ctx, const struct cmd_args *args)

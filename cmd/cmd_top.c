@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "top.h"
 
 extern const struct cmd_entry cmd_top_entry;

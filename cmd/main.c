@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 
 	/* A closed pipe ends us quietly, as it does cat or git. */
 	signal(SIGPIPE, SIG_DFL);
+	cmd_tree_set(cmd_table, cmd_groups);	/* the machinery's tree: this program's commands */
 	ctx.opts.kind = TP_SOURCE_AUTO;
 	ctx.mode = MODE_ONESHOT;
 	i = parse_globals(&ctx, &g, argc, argv);

@@ -5,7 +5,7 @@
 /* The experiment commands (cmd_record.c, cmd_replay.c, cmd_play.c, cmd_bench.c). */
 extern const struct cmd_entry cmd_record_entry, cmd_replay_entry, cmd_cap_play_entry,
 	cmd_bench_entry;
-/* The live view (cmd_top.c) and the stock-kernel caps (cmd_stock.c). */
+/* The live view (cmd_top.c), and the caps that always come undone (cmd_hold.c). */
 extern const struct cmd_entry cmd_top_entry, cmd_cap_hold_entry, cmd_cap_restore_entry;
 /* The Prometheus exporter (cmd_export.c). */
 extern const struct cmd_entry cmd_export_entry;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The parser of a command's words (cmd/args.c) against the real command table.
+ * The parser of a command's words (cmd/cli/args.c) against the real command table.
  *
  * Input: byte 0 picks the command (every entry of cmd_table, hidden ones too), the rest
  * up to a NUL is the words, one a line.  Properties, besides the sanitizers:
@@ -114,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!cli)
 			abort();
 		cli_print_callback(cli, capture);
+		cmd_tree_set(cmd_table, cmd_groups);
 	}
 	if (size < 1)
 		return 0;

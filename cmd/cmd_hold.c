@@ -16,7 +16,7 @@
 #include <thermpress/stock.h>
 
 #include "commands.h"
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "signals.h"
 
 extern const struct cmd_entry cmd_cap_hold_entry, cmd_cap_restore_entry;

@@ -38,8 +38,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "shell.h"
+#include "cli.h"
+#include "shell_parts.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
 #define PROMPT SHELL_HOSTNAME SHELL_PROMPTCHAR

@@ -1,42 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one parser of a command's words (tmux's args template): every entry declares
- * its positional arguments and options as data (commands.h, struct cmd_arg); this
- * file reads the words with that data, and writes the synopsis and the completion
- * candidates from it, so that they cannot disagree.
+ * its positional arguments and options as data (cli.h, struct cmd_arg); this
+ * file reads the words with that data, and writes the completion candidates from it
+ * (the synopsis: synopsis.c), so that they cannot disagree.
  */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-
-/* --json, for the entries that print JSON (CMD_JSON): one spelling for all. */
-static const struct cmd_arg opt_json = {
-	.name = "--json",
-	.help = "print the result as JSON (docs/json.md)",
-};
-
-static size_t count_args(const struct cmd_arg *a)
-{
-	size_t n = 0;
-
-	while (a && a[n].name)
-		n++;
-	return n;
-}
-
-const struct cmd_arg *args_option(const struct cmd_entry *e, size_t i)
-{
-	size_t n = count_args(e->opts);
-
-	if (i < n)
-		return &e->opts[i];
-	if (i == n && (e->flags & CMD_JSON))
-		return &opt_json;
-	return NULL;
-}
+#include "cli.h"
 
 static bool is_keyword(const struct cmd_arg *a)
 {
@@ -136,106 +110,6 @@ static const struct cmd_arg *positional_at(const struct cmd_entry *e, size_t i, 
 	return NULL;
 }
 
-static const struct cmd_arg *after_dashes(const struct cmd_entry *e, size_t *index)
-{
-	size_t k = 0;
-
-	for (const struct cmd_arg *p = e->pos; p && p->name; p++, k++)
-		if (p->flags & ARG_AFTER_DASHES) {
-			*index = k;
-			return p;
-		}
-	return NULL;
-}
-
-/* The word as the synopsis shows a value: "DURATION", "csv|jsonl|perfetto". */
-static void value_label(const struct cmd_arg *a, char *buf, size_t len)
-{
-	size_t l = 0;
-
-	buf[0] = '\0';
-	if (a->value_name) {
-		snprintf(buf, len, "%s", a->value_name);
-		return;
-	}
-	for (const char *const *v = a->values; v && *v; v++) {
-		snprintf(buf + l, len - l, "%s%s", l ? "|" : "", *v);
-		l = strlen(buf);
-	}
-	if (!l)
-		for (const char *k = a->kind->name; *k && l + 1 < len; k++, l++)
-			buf[l] = (char)toupper((unsigned char)*k), buf[l + 1] = '\0';
-}
-
-void args_option_label(const struct cmd_arg *a, char *buf, size_t len)
-{
-	char value[96] = "";
-
-	if (a->kind)
-		value_label(a, value, sizeof(value));
-	if (a->kind && (a->flags & ARG_VALUE_INLINE))
-		snprintf(buf, len, "%s[=%s]", a->name, value);
-	else
-		snprintf(buf, len, "%s%s%s%s%s%s%s", a->short_name ? a->short_name : "",
-			 a->short_name ? ", " : "", a->name, a->no_name ? ", " : "",
-			 a->no_name ? a->no_name : "", a->kind ? " " : "", value);
-}
-
-/* One option as the synopsis shows it: "[--via scaling_max_freq|cooling]", "-o FILE". */
-static void synopsis_option(const struct cmd_arg *a, char *buf, size_t len)
-{
-	char value[96] = "";
-	bool req = a->flags & ARG_REQUIRED;
-
-	if (a->kind)
-		value_label(a, value, sizeof(value));
-	snprintf(buf, len, "%s%s%s%s%s%s%s", req ? "" : "[",
-		 a->short_name ? a->short_name : a->name, a->no_name ? "|" : "",
-		 a->no_name ? a->no_name : "",
-		 !a->kind ? "" : (a->flags & ARG_VALUE_INLINE) ? "[=" : " ", value,
-		 req ? "" : (a->flags & ARG_VALUE_INLINE) ? "]]" : "]");
-}
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t l = strlen(buf);
-	va_list ap;
-
-	if (l >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + l, len - l, fmt, ap);
-	va_end(ap);
-}
-
-void args_synopsis(const struct cmd_entry *e, char *buf, size_t len)
-{
-	const struct cmd_arg *a;
-	char part[160];
-	size_t k;
-
-	buf[0] = '\0';
-	for (a = e->pos; a && a->name; a++) {
-		if (a->flags & ARG_AFTER_DASHES)
-			continue;
-		bool opt = a->flags & ARG_OPTIONAL;
-		if (a->value_name)
-			append(buf, len, "%s%s", *buf ? " " : "", a->value_name);
-		else
-			append(buf, len, "%s%s%s%s%s", *buf ? " " : "", opt ? "[" : "", a->name,
-			       (a->flags & (ARG_REPEAT | ARG_RAW)) ? "..." : "", opt ? "]" : "");
-	}
-	for (size_t i = 0; (a = args_option(e, i)); i++) {
-		synopsis_option(a, part, sizeof(part));
-		append(buf, len, "%s%s", *buf ? " " : "", part);
-	}
-	if ((a = after_dashes(e, &k))) {
-		bool opt = a->flags & ARG_OPTIONAL;
-		append(buf, len, "%s%s-- %s ...%s", *buf ? " " : "", opt ? "[" : "", a->name,
-		       opt ? "]" : "");
-	}
-}
-
 /* ---- parsing ------------------------------------------------------------------------ */
 
 struct parse_state {
@@ -253,7 +127,7 @@ static void join_words(char *buf, size_t len, int argc, char **argv)
 {
 	buf[0] = '\0';
 	for (int k = 0; k < argc; k++)
-		append(buf, len, "%s%s", *buf ? " " : "", argv[k]);
+		args_append(buf, len, "%s%s", *buf ? " " : "", argv[k]);
 }
 
 /*
@@ -381,7 +255,7 @@ static int parse_positional(struct parse_state *st, char *w)
 static int parse_dashes(struct parse_state *st, int argc, char **argv, int i, bool *plain)
 {
 	size_t index;
-	const struct cmd_arg *p = after_dashes(st->e, &index);
+	const struct cmd_arg *p = args_after_dashes(st->e, &index);
 
 	if (!p) {
 		*plain = true;
@@ -410,7 +284,7 @@ static int check_required(struct parse_state *st)
 				cmd_usage_error(st->ctx, "missing %s", a->name);
 	for (size_t i = 0; (a = args_option(st->e, i)); i++)
 		if ((a->flags & ARG_REQUIRED) && !st->out->opt[i].given) {
-			synopsis_option(a, label, sizeof(label));
+			args_synopsis_option(a, label, sizeof(label));
 			return cmd_usage_error(st->ctx, "missing %s", label);
 		}
 	return 0;
@@ -457,7 +331,7 @@ int args_parse(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, char **
 {
 	struct parse_state st = { ctx, e, out, 0, argc, argv, 0 };
 	const struct cmd_entry *saved = ctx->usage_of;
-	size_t json = count_args(e->opts);
+	size_t json = args_count(e->opts);
 	int status;
 
 	memset(out, 0, sizeof(*out));
@@ -495,7 +369,7 @@ static void scan_words(const struct cmd_entry *e, int argc, char **argv, struct 
 			continue;
 		}
 		sc->pending = NULL;
-		if (!strcmp(argv[i], "--") && after_dashes(e, &index)) {
+		if (!strcmp(argv[i], "--") && args_after_dashes(e, &index)) {
 			sc->dashes = 0;
 			continue;
 		}
@@ -548,18 +422,18 @@ void args_hint(struct cmd_ctx *ctx, const struct cmd_arg *a, bool option, char *
 	snprintf(buf, len, "%s%s%s:", a->name, option && a->value_name ? " " : "",
 		 option && a->value_name ? a->value_name : "");
 	if (a->kind->examples) {
-		append(buf, len, " %s", a->kind->examples);
+		args_append(buf, len, " %s", a->kind->examples);
 		return;
 	}
 	if (a->kind->complete)
 		a->kind->complete(ctx, a, 0, NULL, &c);
 	for (size_t k = 0; k < c.n && shown < 8; k++)
 		if (c.v[k][0] != ':')
-			append(buf, len, "%s %s", shown++ ? "," : "", c.v[k]);
+			args_append(buf, len, "%s %s", shown++ ? "," : "", c.v[k]);
 	if (shown == 8 && c.n > 8)
-		append(buf, len, ", ...");
+		args_append(buf, len, ", ...");
 	if (!shown)
-		append(buf, len, " %s", a->help ? a->help : a->kind->name);
+		args_append(buf, len, " %s", a->help ? a->help : a->kind->name);
 	cands_free(&c);
 }
 
@@ -623,7 +497,7 @@ void args_complete(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc, cha
 	for (size_t i = 0; (a = args_option(e, i)); i++) {
 		if (sc.given[i] || (is_keyword(a) && !keywords))
 			continue;
-		if (partial[0] != '-' && (!keywords || (words && a != &opt_json)))
+		if (partial[0] != '-' && (!keywords || (words && a != &args_opt_json)))
 			continue;
 		cands_add_desc(out, a->short_name ? a->short_name : a->name, a->help);
 		if (a->no_name)

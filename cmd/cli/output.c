@@ -10,7 +10,7 @@
 #include <libcli.h>
 #include <thermpress/text.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /*
  * What the commands print may carry text from the kernel, sysfs, plugins and files, so
@@ -165,4 +165,18 @@ int out_check_stdout(bool closing)
 		fprintf(stderr, "thermpress: write error on standard output\n");
 	}
 	return EXIT_RUNTIME;
+}
+
+/* A usage error of the shell's own words (history, | include): on its terminal. */
+void shell_message(struct cli_def *cli, const char *fmt, ...)
+{
+	struct cmd_ctx *ctx = cli_get_context(cli);
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_error(cli, "thermpress: %s", msg);
+	ctx->status = EXIT_USAGE;
 }

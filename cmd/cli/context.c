@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 struct tp_source *ctx_source(struct cmd_ctx *ctx)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The global options, as data: main.c parses them, help, completion and man list them. */
-#include "commands.h"
+#include "cli.h"
 
 const struct cmd_arg global_options[] = {
 	[GOPT_ROOT] = { .name = "--root", .kind = &kind_dir, .value_name = "DIR",

@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "readin.h"
 
 #define SCRIPT_MAX_LINE 65536		/* bytes of a script line (docs: man page, -f) */

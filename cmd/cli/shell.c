@@ -30,8 +30,8 @@
 
 #include <thermpress/history.h>
 
-#include "commands.h"
-#include "shell.h"
+#include "cli.h"
+#include "shell_parts.h"
 #include "signals.h"
 
 static bool in_command;		/* shell_callback is running: the output is ours */
@@ -213,19 +213,6 @@ static void shell_print(struct cli_def *cli, const char *line)
 	fprintf(cli->client, "%s\r\n", line);
 }
 
-void shell_message(struct cli_def *cli, const char *fmt, ...)
-{
-	struct cmd_ctx *ctx = cli_get_context(cli);
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cli_error(cli, "thermpress: %s", msg);
-	ctx->status = EXIT_USAGE;
-}
-
 /* quit, exit and history, with help written as ours (libcli's is capitalised). */
 static int shell_quit(struct cli_def *cli, const char *command, char *argv[], int argc)
 {
@@ -328,10 +315,7 @@ static struct cli_command *node_for(struct cli_def *cli, struct node *nodes, siz
 	}
 	const char *word = sp ? sp + 1 : path;
 	const struct cmd_entry *e = cmd_find(path);
-	const char *help = e ? e->summary : NULL;
-	for (size_t g = 0; !e && cmd_groups[g].name; g++)
-		if (!strcmp(cmd_groups[g].name, path))
-			help = cmd_groups[g].summary;
+	const char *help = cmd_summary(path);
 
 	struct cli_command *c = cli_register_command(cli, parent, word, shell_callback,
 		PRIVILEGE_UNPRIVILEGED, MODE_EXEC, help);
@@ -345,6 +329,7 @@ static struct cli_command *node_for(struct cli_def *cli, struct node *nodes, siz
 
 static struct cli_def *shell_build(struct cmd_ctx *ctx)
 {
+	const struct cmd_entry *const *entries = cmd_entries();
 	struct cli_def *cli = cli_init();
 	struct node nodes[64];
 	size_t n = 0;
@@ -356,8 +341,8 @@ static struct cli_def *shell_build(struct cmd_ctx *ctx)
 	cli_set_banner(cli, "thermpress shell: ? lists commands, TAB completes, quit leaves.");
 	cli_telnet_protocol(cli, 0);
 	register_builtins(cli);
-	for (size_t i = 0; cmd_table[i]; i++) {
-		const struct cmd_entry *e = cmd_table[i];
+	for (size_t i = 0; entries[i]; i++) {
+		const struct cmd_entry *e = entries[i];
 		if (e->flags & (CMD_HIDDEN | CMD_NO_SHELL))
 			continue;
 		node_for(cli, nodes, &n, sizeof(nodes) / sizeof(nodes[0]), e->path);

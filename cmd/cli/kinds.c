@@ -15,7 +15,7 @@
 #include <thermpress/experiment.h>
 #include <thermpress/stock.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "intparse.h"
 
 static void complete_values(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
@@ -97,6 +97,22 @@ static int parse_int(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *t
 	return 0;
 }
 const struct cmd_kind kind_int = { "integer", parse_int, NULL, NULL };
+
+/* --hz N: the tick rates the simulator offers. */
+int parse_sim_hz(struct cmd_ctx *ctx, const char *text, int *hz)
+{
+	char canon[24];
+	long v = strtol(text, NULL, 10);
+
+	/* exactly as written: not "0250", "+250" or " 250" */
+	snprintf(canon, sizeof(canon), "%ld", v);
+	if (!strcmp(canon, text) && v > 0 && v <= 100000 && tp_sim_hz_valid((int)v)) {
+		*hz = (int)v;
+		return 0;
+	}
+	return cmd_error(ctx, EXIT_USAGE, "invalid tick rate '%s' (expected %s)", text,
+			 tp_sim_hz_rates_text());
+}
 
 static int parse_hz(struct cmd_ctx *ctx, const struct cmd_arg *a, const char *text,
 		    union cmd_value *out)
@@ -231,6 +247,21 @@ const struct cmd_kind kind_backend = { "backend", NULL, complete_backend, NULL }
 const struct cmd_kind kind_backend_list = { "backend list", NULL, complete_values,
 	"instant,pelt:32,decay:250" };
 
+/* --scenario NAME: one the simulator knows. */
+int parse_sim_scenario(struct cmd_ctx *ctx, const char *name)
+{
+	char names[128] = "";
+
+	for (const char *const *s = tp_sim_scenarios(); *s; s++) {
+		size_t l = strlen(names);
+
+		if (!strcmp(name, *s))
+			return 0;
+		snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", *s);
+	}
+	return cmd_error(ctx, EXIT_USAGE, "unknown scenario '%.64s' (expected %s)", name, names);
+}
+
 static void complete_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc,
 			      char **argv, struct cmd_cands *out)
 {
@@ -245,13 +276,3 @@ static int parse_scenario(struct cmd_ctx *ctx, const struct cmd_arg *a, const ch
 	return parse_sim_scenario(ctx, text);
 }
 const struct cmd_kind kind_scenario = { "scenario", parse_scenario, complete_scenario, NULL };
-
-static void complete_command(struct cmd_ctx *ctx, const struct cmd_arg *a, int argc, char **argv,
-			     struct cmd_cands *out)
-{
-	(void)a;
-	complete_command_words(ctx->mode, argc, argv, out);
-}
-/* examples of one or more words: never offered as words (complete has candidates) */
-const struct cmd_kind kind_command = { "command", NULL, complete_command,
-	"show, cap set, sim advance" };

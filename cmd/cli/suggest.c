@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 #define SUGGEST_MAX_LEN 64	/* longer words get no suggestion */
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 
 /* Text for troff: backslashes escaped, no line starting with a control character. */
 static void man_text(const char *text, bool dashes)
@@ -156,12 +156,13 @@ static void man_options(void)
 /* Every listed command: its synopsis, its help, its arguments and options. */
 static void man_commands(void)
 {
+	const struct cmd_entry *const *entries = cmd_entries();
 	const struct cmd_arg *a;
 	char syn[512], label[160];
 
 	printf(".SH COMMANDS\n");
-	for (size_t i = 0; cmd_table[i]; i++) {
-		const struct cmd_entry *e = cmd_table[i];
+	for (size_t i = 0; entries[i]; i++) {
+		const struct cmd_entry *e = entries[i];
 		if (e->flags & CMD_HIDDEN)
 			continue;
 		args_synopsis(e, syn, sizeof(syn));

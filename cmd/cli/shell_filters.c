@@ -16,8 +16,8 @@
 
 #include <libcli.h>
 
-#include "commands.h"
-#include "shell.h"
+#include "cli.h"
+#include "shell_parts.h"
 
 struct match_state {
 	regex_t re;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers shared by the experiment commands. */
+/* The experiment commands' pace: the source's clock, virtual or real, and progress lines. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "exp_util.h"
+#include "exp_clock.h"
 #include "grow.h"
 
 /* An error reading a served simulator's sim_clock leaves its clock real (info.clock). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers shared by the experiment commands (record, replay, cap play, bench). */
-#ifndef THERMPRESS_CMD_EXP_UTIL_H
-#define THERMPRESS_CMD_EXP_UTIL_H
+/* The experiment commands' pace (record, replay, cap play, cap hold, bench, top): whether
+ * the source's clock is virtual or real, and whether progress lines are shown. */
+#ifndef THERMPRESS_CMD_EXP_CLOCK_H
+#define THERMPRESS_CMD_EXP_CLOCK_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,9 +16,5 @@ bool exp_virtual_clock(struct cmd_ctx *ctx);
 bool exp_any_virtual_clock(struct cmd_ctx *ctx);
 /* Progress lines go to a terminal only (one-shot mode). */
 bool exp_progress_enabled(struct cmd_ctx *ctx);
-
-struct tp_profile;
-/* Read PROFILE against the source's topology; 0 or an exit status (reported). cmd_play.c */
-int exp_load_profile(struct cmd_ctx *ctx, const char *path, struct tp_profile *prof);
 
 #endif

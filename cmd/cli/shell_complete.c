@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
-#include "shell.h"
+#include "cli.h"
+#include "shell_parts.h"
 
 static int by_name(const void *a, const void *b)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The interactive shell's parts (shell.c, shell_filters.c, shell_keys.c). */
-#ifndef THERMPRESS_CMD_SHELL_H
-#define THERMPRESS_CMD_SHELL_H
+/* The interactive shell's parts, for shell.c and each other: the prompt, the filters
+ * (shell_filters.c), the keys (shell_keys.c), TAB and ? (shell_complete.c). */
+#ifndef THERMPRESS_CMD_CLI_SHELL_PARTS_H
+#define THERMPRESS_CMD_CLI_SHELL_PARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,10 +14,6 @@ struct cmd_cands;
 /* The prompt, "thermpress> ": libcli's hostname and prompt character. */
 #define SHELL_HOSTNAME "thermpress"
 #define SHELL_PROMPTCHAR "> "
-
-/* A usage error of the shell itself: "thermpress: MESSAGE", unfiltered; status 2. */
-void shell_message(struct cli_def *cli, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Replace libcli's filters with include, exclude, begin and count. */
 void shell_register_filters(struct cli_def *cli);
