@@ -66,7 +66,7 @@ if ! grep -qw 'nohz=off' /proc/cmdline; then
 	nohz_blocked_decay 3 0
 	if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
 		nohz_idle_cap 3 0
-		nohz_steady_instant 3 0 15
+		nohz_steady_instant 3 0 12
 	fi
 	done_checks
 	exit

@@ -146,12 +146,12 @@ nohz_idle_cap() {
 
 # nohz_steady_instant IDLE BUSY MAX: under instant, a steady cap on an idle CPU leaves
 # nothing to average once it is latched, so the idle load balancer stops updating it for
-# the cap: in the 1.5 s after the first update, at most MAX updates more than twice the
-# interrupts IDLE took.  An idle CPU still wakes up (timers, IPIs): a wakeup's tick updates
-# it, and going idle again marks its other blocked load (a task's utilization decaying),
-# which the balancer updates every 32 ms or so until it is 0: MAX allows for that (seen up
-# to 9).  A CPU that keeps reporting blocked load for a steady cap is updated by the idle
-# load balancer about every 32 ms from another CPU, without waking: 45 in 1.5 s.
+# the cap.  An idle CPU still wakes up (timers, IPIs), and each wakeup adds updates: its
+# tick, and the balancer's updates of its other blocked load (a task's utilization
+# decaying) after it goes idle again, every 32 ms or so for a few hundred ms.  Those only
+# add, so of three windows of 1.5 s the quietest has at most MAX updates.  A CPU that
+# keeps reporting blocked load for a steady cap is updated by the balancer about every
+# 32 ms from another CPU, without waking: 45 in every window (seen with the old rule).
 nohz_steady_instant() {
 	idle=$1 busy=$2 most=$3
 	max=$(stat_field $idle 5)
@@ -163,28 +163,24 @@ nohz_steady_instant() {
 	sleep 1
 	echo "$idle $((max / 2))" >$D/inject
 	sleep 0.3
-	# up to 3 tries for a window in which IDLE stays idle (stray work wakes it at times)
+	u=999999
 	for try in 1 2 3; do
 		echo $idle >$D/log_cpu
 		t0=$(cpu_irqs $idle)
 		sleep 1.5
-		u=$(grep -c '^update' $D/log) a=$(stat_field $idle 8) p=$(stat_field $idle 7)
-		t=$(($(cpu_irqs $idle) - t0))
-		[ "$t" -le 30 ] && break
-		info "nohz: cpu$idle took $t interrupts in 1.5 s (try $try): again"
+		uw=$(grep -c '^update' $D/log) tw=$(($(cpu_irqs $idle) - t0))
+		info "nohz: steady cap on idle cpu$idle under instant, window $try: $uw updates, $tw interrupts in 1.5 s"
+		[ "$uw" -lt "$u" ] && u=$uw t=$tw
 	done
+	a=$(stat_field $idle 8) p=$(stat_field $idle 7)
 	kill $spinner
 	wait $spinner 2>/dev/null
 	echo "$idle clear" >$D/inject
 	echo -1 >$D/log_cpu
 	taskset -p -c $all $$ >/dev/null
-	info "nohz: steady cap on idle cpu$idle under instant: $u updates, $t interrupts in 1.5 s (avg_pressure $a, pressure $p)"
 	eq "nohz: instant latched the steady cap" "$a" "$p"
-	# a CPU that ticks is not left to the idle balancer: the check below needs it idle
-	if [ "$t" -le 30 ]; then ok "nohz: cpu$idle stayed idle for the steady cap ($t interrupts in 1.5 s)"
-	else bad "nohz: cpu$idle did not stay idle ($t interrupts in 1.5 s): the steady-cap check proves nothing"; fi
-	if [ "$u" -le $((2 * t + most)) ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates ($u updates, $t interrupts)"
-	else bad "nohz: idle cpu$idle under a steady instant cap was updated $u times in 1.5 s, $t interrupts (at most twice that plus $most)"; fi
+	if [ "$u" -le "$most" ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates (quietest window: $u updates, $t interrupts)"
+	else bad "nohz: idle cpu$idle under a steady instant cap: $u updates in the quietest 1.5 s, $t interrupts (at most $most)"; fi
 }
 
 # ---- stock kernels: the capture command (scripts/capture-stock-tree.sh at /) --------------
