@@ -49,7 +49,8 @@ for n in "${!share[@]}"; do shares_s=$((shares_s + share[$n])); done
 t_run=$(date +%s)
 part_names=() part_secs=() part_counts=()
 passed=0 failed=0
-parts_wanted=" ${THERMPRESS_PARTS//,/ } "
+parts_wanted=${THERMPRESS_PARTS:-}
+parts_wanted=" ${parts_wanted//,/ } "
 for n in $parts_wanted; do	# a misspelt part would run nothing and pass
   [ -n "${share[$n]:-}" ] || { echo "thermpress: THERMPRESS_PARTS: no part '$n' (parts: ${!share[*]})" >&2; exit 2; }
 done
