@@ -147,11 +147,13 @@ nohz_idle_cap() {
 # nohz_steady_instant IDLE BUSY MAX: under instant, a steady cap on an idle CPU leaves
 # nothing to average once it is latched, so the idle load balancer stops updating it for
 # the cap.  An idle CPU still wakes up (timers, IPIs), and each wakeup adds updates: its
-# tick, and the balancer's updates of its other blocked load (a task's utilization
-# decaying) after it goes idle again, every 32 ms or so for a few hundred ms.  Those only
-# add, so of three windows of 1.5 s the quietest has at most MAX updates.  A CPU that
-# keeps reporting blocked load for a steady cap is updated by the balancer about every
-# 32 ms from another CPU, without waking: 45 in every window (seen with the old rule).
+# tick, and the balancer's updates of its other blocked load after it goes idle again
+# (seen: about 1.5 per interrupt when a loaded host makes a vCPU wake 20 times a second).
+# So each window of 1.5 s is allowed 2 updates per interrupt of IDLE, and the best of
+# three windows may exceed that by at most MAX (seen: 1 to 4 on a quiet host, below 0 on a
+# loaded one).  A CPU that keeps reporting blocked load for a steady cap is updated by the
+# balancer about every 32 ms from another CPU, without waking it: 45 updates for 0
+# interrupts in every window (seen with the old rule).
 nohz_steady_instant() {
 	idle=$1 busy=$2 most=$3
 	max=$(stat_field $idle 5)
@@ -163,14 +165,15 @@ nohz_steady_instant() {
 	sleep 1
 	echo "$idle $((max / 2))" >$D/inject
 	sleep 0.3
-	u=999999
+	e=999999
 	for try in 1 2 3; do
 		echo $idle >$D/log_cpu
 		t0=$(cpu_irqs $idle)
 		sleep 1.5
 		uw=$(grep -c '^update' $D/log) tw=$(($(cpu_irqs $idle) - t0))
 		info "nohz: steady cap on idle cpu$idle under instant, window $try: $uw updates, $tw interrupts in 1.5 s"
-		[ "$uw" -lt "$u" ] && u=$uw t=$tw
+		# updates beyond what the CPU's own wakeups explain
+		[ $((uw - 2 * tw)) -lt "$e" ] && e=$((uw - 2 * tw)) u=$uw t=$tw
 	done
 	a=$(stat_field $idle 8) p=$(stat_field $idle 7)
 	kill $spinner
@@ -179,8 +182,8 @@ nohz_steady_instant() {
 	echo -1 >$D/log_cpu
 	taskset -p -c $all $$ >/dev/null
 	eq "nohz: instant latched the steady cap" "$a" "$p"
-	if [ "$u" -le "$most" ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates (quietest window: $u updates, $t interrupts)"
-	else bad "nohz: idle cpu$idle under a steady instant cap: $u updates in the quietest 1.5 s, $t interrupts (at most $most)"; fi
+	if [ "$e" -le "$most" ]; then ok "nohz: a steady cap under instant costs the idle balancer no updates (best window: $u updates, $t interrupts)"
+	else bad "nohz: idle cpu$idle under a steady instant cap: $u updates in 1.5 s for $t interrupts, $e beyond 2 per interrupt (at most $most)"; fi
 }
 
 # ---- stock kernels: the capture command (scripts/capture-stock-tree.sh at /) --------------
