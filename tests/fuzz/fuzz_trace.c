@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdint.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,11 +300,30 @@ static void check_jsonc_refuses(const char *buf, size_t len, unsigned lineno)
 	}
 }
 
-/* The reader's refusals of a line as not JSON (its other rules are the trace's own). */
+/*
+ * The reader's refusals of a line as not JSON (its other rules are the trace's own):
+ * the reason right after "fuzz:LINE: ", never a phrase anywhere in the message, which
+ * quotes the line's own values (a backend named "d: malformed JSON object..." is refused
+ * as no backend, and json-c rightly reads that line).
+ */
 static bool refused_as_not_json(const char *msg)
 {
-	return strstr(msg, ": a string is not closed") || strstr(msg, ": an invalid escape") ||
-	       strstr(msg, ": malformed JSON object");
+	static const char *const reasons[] = {
+		"a string is not closed", "an invalid escape", "malformed JSON object",
+	};
+	const char *r = msg + 4;	/* after "fuzz" */
+
+	if (*r++ != ':' || !isdigit((unsigned char)*r))
+		return false;
+	while (isdigit((unsigned char)*r))
+		r++;
+	if (strncmp(r, ": ", 2))
+		return false;
+	r += 2;
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (!strncmp(r, reasons[i], strlen(reasons[i])))
+			return true;
+	return false;
 }
 
 /* t written in fmt, into a buffer (free it); *len its length. */
