@@ -10,7 +10,9 @@ D=/sys/kernel/debug/sched/thermal_pressure
 # The default backend: mainline's averaging of the cap on the series' base, pelt on
 # 6.1 (avg_thermal) and instant on 6.12 (cpufreq pressure), so that nothing changes
 # until a developer switches
-if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+series612=false
+[ "${TP_SERIES:-6.1}" = 6.12 ] && series612=true
+if $series612; then
 	def_backends="[instant] pelt decay none" def_backend=instant def_decay=0
 else
 	def_backends="instant [pelt] decay none" def_backend=pelt def_decay=32
@@ -51,7 +53,7 @@ badw() {
 
 [ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
 # 6.12's config has lockdep (kernel/config-6.12.fragment); run.sh reads its reports
-[ "${TP_SERIES:-6.1}" = 6.12 ] && { [ -e /proc/lockdep ] && ok "lockdep enabled" || bad "lockdep is not enabled (no /proc/lockdep)"; }
+$series612 && { [ -e /proc/lockdep ] && ok "lockdep enabled" || bad "lockdep is not enabled (no /proc/lockdep)"; }
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 eq "vm has 4 cpus" "$ncpu" 4
 # kernel/run.sh --kcsan: the data race detector is on (run.sh reads its reports)
@@ -64,7 +66,7 @@ K=/sys/kernel/debug/kcsan
 if ! grep -qw 'nohz=off' /proc/cmdline; then
 	info "tick: NO_HZ idle ($(cat /proc/cmdline))"
 	nohz_blocked_decay 3 0
-	if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+	if $series612; then
 		nohz_idle_cap 3 0
 		nohz_steady_instant 3 0 12
 	fi
@@ -240,7 +242,7 @@ else bad "5000-byte write: $(cat /tmp/err)"; fi
 # root opens backend, then a process in a new user namespace (no CAP_SYS_ADMIN in the
 # initial one) writes through that descriptor: allowed (file_ns_capable()); capable() at
 # write time refused it with EPERM
-if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+if $series612; then
 	echo instant >$D/backend
 	if ! unshare -U true 2>/tmp/err; then
 		bad "opener's credentials: cannot make a user namespace: $(cat /tmp/err)"
@@ -444,7 +446,7 @@ if echo 0 >/sys/devices/system/cpu/cpu3/online 2>/tmp/err; then
 	echo instant >$D/backend
 	# 6.12: instant's avg_pressure is the input itself, as the scheduler reads it
 	p3=$((1024 - 1024 * (max / 2) / max)) a3=0
-	[ "${TP_SERIES:-6.1}" = 6.12 ] && a3=$p3
+	$series612 && a3=$p3
 	eq "reset to instant: offline cpu3 avg_pressure $a3, pressure kept" \
 		"$(stat_field 3 2):$(stat_field 3 7):$(stat_field 3 8)" "0:$p3:$a3"
 	echo decay >$D/backend
@@ -462,7 +464,7 @@ echo instant >$D/backend
 echo 1 >$D/log_cpu
 t0=$(cut -d' ' -f1 /proc/uptime)
 i=0
-if [ "${TP_SERIES:-6.1}" = 6.12 ]; then
+if $series612; then
 	# 6.12: an inject is averaged at the next update, not at once; a switch of
 	# backend logs a reset of every CPU at once
 	while [ $i -lt 33000 ]; do echo pelt >$D/backend; echo instant >$D/backend; i=$((i + 1)); done

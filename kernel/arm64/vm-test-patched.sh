@@ -25,7 +25,6 @@ stat_cols() {	# COLUMN CPU...: that column of each CPU, on one line
 }
 # mult_frac as the kernel: max_cap - max_cap * capped / max
 pressure_of() { echo $(($1 - $1 * $2 / $3)); }
-spin() { taskset -c $1 sh -c 'while :; do :; done' & }
 
 [ -d $D ] || { bad "interface: $D is missing"; done_checks; exit 1; }
 CD0=$(cdev_of 0)

@@ -531,7 +531,7 @@ truth() {
 # settle: rq->cpu_capacity is refreshed by the next load balance of the busy CPU's
 # domain, and 6.1's PELT average (32 ms half-life) has settled after a second
 settle() { sleep 1; }
-taskset -c 4 sh -c 'while :; do :; done' & truth_spin=$!
+spin 4
 settle
 truth "uncapped"
 thermpress cap set big 60% >/dev/null 2>&1; settle
@@ -544,7 +544,7 @@ echo 70000 >$TEMP; wait_for 3 file_is $CD4/cur_state 1; echo 75000 >$TEMP; wait_
 truth "governor, 75 C (cooling state $(cat $CD4/cur_state))"
 cool; settle
 truth "cooled"
-kill $truth_spin; wait $truth_spin 2>/dev/null
+unspin
 eq "after the ground-truth timeline: every limit as before" "$(limits)" "$BEFORE"
 
 # record across a heat cycle: the big cluster's pressure and its estimated average rise
@@ -560,12 +560,10 @@ EOF2
 # cpu4 busy: its tick updates the kernel's average every 4 ms.  An idle cpu4 has its
 # average updated only when another CPU's idle balance gets to it, which was seen to take
 # 600 ms: the kernel's own stored value then lags what pelt gives (kernel/README.md).
-spin_cpu4() { taskset -c 4 sh -c 'while :; do :; done' & spin_pid=$!; }
-unspin_cpu4() { kill "$spin_pid" 2>/dev/null; wait "$spin_pid" 2>/dev/null; }
-spin_cpu4
+spin 4
 thermpress record --interval 50ms -o /tmp/heat.csv -- sh /tmp/heat.sh 2>/tmp/rec.err
 rrc=$?
-unspin_cpu4
+unspin
 cool
 eq "record exits 0" "$rrc:$(head -2 /tmp/rec.err | tr '\n' ' ')" "0:"
 grep -v '^#' /tmp/heat.csv >/tmp/heat.rows

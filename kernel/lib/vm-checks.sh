@@ -60,6 +60,10 @@ cpu_irqs() {
 	awk -v c="$1" 'NR > 1 && $(c + 2) ~ /^[0-9]+$/ { n += $(c + 2) } END { print n + 0 }' /proc/interrupts
 }
 
+# spin CPU: a busy loop pinned to CPU (its pid in $spinner); unspin: stop it
+spin() { taskset -c "$1" sh -c 'while :; do :; done' & spinner=$!; }
+unspin() { kill $spinner; wait $spinner 2>/dev/null; }
+
 # nohz_blocked_decay IDLE BUSY: with NO_HZ idle, an idle CPU's average decays after its
 # cap is cleared, updated with its blocked averages (by the idle load balancer, while BUSY
 # runs), not only at its own ticks.  IDLE's pelt average (128 ms) builds up under a cap
@@ -77,8 +81,7 @@ nohz_blocked_decay() {
 	echo $idle >$D/log_cpu
 	echo "$idle $((max / 5))" >$D/inject
 	p=$(stat_field $idle 7)
-	taskset -c $idle sh -c 'while :; do :; done' &
-	spinner=$!
+	spin $idle
 	# 0.6 s is 4.7 half-lives; a loaded host (TCG) can delay the guest's ticks, so up to
 	# 3 s more until the average reaches half the pressure (seen: 287 of 820 after 0.6 s)
 	sleep 0.6
@@ -86,17 +89,14 @@ nohz_blocked_decay() {
 		[ "$(stat_field $idle 8)" -gt $((p / 2)) ] && break
 		sleep 0.1
 	done
-	kill $spinner
-	wait $spinner 2>/dev/null
+	unspin
 	echo "$idle clear" >$D/inject
 	# the interrupts' window holds the updates' window
 	t0=$(timer_irqs $idle) a0=$(stat_field $idle 8) u0=$(grep -c '^update' $D/log)
-	taskset -c $busy sh -c 'while :; do :; done' &
-	spinner=$!
+	spin $busy
 	sleep 0.8
 	a1=$(stat_field $idle 8) u1=$(grep -c '^update' $D/log) t1=$(timer_irqs $idle)
-	kill $spinner
-	wait $spinner 2>/dev/null
+	unspin
 	echo -1 >$D/log_cpu
 	taskset -p -c $all $$ >/dev/null
 	u=$((u1 - u0)) t=$((t1 - t0))
@@ -122,8 +122,7 @@ nohz_idle_cap() {
 	taskset -p -c $busy $$ >/dev/null
 	echo pelt >$D/backend
 	echo 128 >$D/decay_ms
-	taskset -c $busy sh -c 'while :; do :; done' &
-	spinner=$!
+	spin $busy
 	sleep 1.5
 	echo $idle >$D/log_cpu
 	t0=$(timer_irqs $idle)
@@ -131,8 +130,7 @@ nohz_idle_cap() {
 	p=$(stat_field $idle 7)
 	sleep 0.8
 	a1=$(stat_field $idle 8) u=$(grep -c '^update' $D/log) t1=$(timer_irqs $idle)
-	kill $spinner
-	wait $spinner 2>/dev/null
+	unspin
 	echo "$idle clear" >$D/inject
 	echo -1 >$D/log_cpu
 	taskset -p -c $all $$ >/dev/null
@@ -160,8 +158,7 @@ nohz_steady_instant() {
 	all=$(cat /sys/devices/system/cpu/online)
 	taskset -p -c $busy $$ >/dev/null
 	echo instant >$D/backend
-	taskset -c $busy sh -c 'while :; do :; done' &
-	spinner=$!
+	spin $busy
 	sleep 1
 	echo "$idle $((max / 2))" >$D/inject
 	sleep 0.3
@@ -176,8 +173,7 @@ nohz_steady_instant() {
 		[ $((uw - 2 * tw)) -lt "$e" ] && e=$((uw - 2 * tw)) u=$uw t=$tw
 	done
 	a=$(stat_field $idle 8) p=$(stat_field $idle 7)
-	kill $spinner
-	wait $spinner 2>/dev/null
+	unspin
 	echo "$idle clear" >$D/inject
 	echo -1 >$D/log_cpu
 	taskset -p -c $all $$ >/dev/null
