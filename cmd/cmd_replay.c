@@ -244,19 +244,6 @@ static int open_input(struct cmd_ctx *ctx, const char *path, FILE **out)
 	return 0;
 }
 
-/* Whether fp starts like a trace (CSV header or JSON lines) rather than a cap profile. */
-/* A Perfetto trace (record --format perfetto): an output for ui.perfetto.dev only. */
-static bool input_is_perfetto(FILE *fp)
-{
-	char head[512];
-	size_t n = fread(head, 1, sizeof(head) - 1, fp);
-
-	rewind(fp);
-	head[n] = '\0';
-	return head[strspn(head, " \t\r\n")] == '{' &&
-	       (strstr(head, "\"displayTimeUnit\"") || strstr(head, "\"traceEvents\""));
-}
-
 /* --plot writes SVG: a name with another extension (x.png) is refused, not misnamed. */
 static int check_plot_name(struct cmd_ctx *ctx, const char *plot)
 {
@@ -270,14 +257,14 @@ static int check_plot_name(struct cmd_ctx *ctx, const char *plot)
 			       "give a name ending in .svg", plot, dot);
 }
 
-static bool input_is_trace(FILE *fp)
+/* Whether fp starts like a trace (1, *format set) or a cap profile (0); rewound. */
+static int input_format(FILE *fp, enum tp_trace_format *format)
 {
 	char head[4096];
-	enum tp_trace_format format;
-	size_t n = fread(head, 1, sizeof(head) - 1, fp);
+	size_t n = fread(head, 1, sizeof(head), fp);
 
 	rewind(fp);
-	return tp_trace_detect(head, n, &format) == 1;
+	return tp_trace_detect(head, n, format);
 }
 
 /*
@@ -432,6 +419,7 @@ static int read_profile(struct cmd_ctx *ctx, struct replay *r)
  */
 static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 {
+	enum tp_trace_format format;
 	int status, rc = tp_plugins_load(ctx->opts.plugin_dir, &r->plugins, &r->err);
 
 	if (rc < 0)
@@ -443,12 +431,12 @@ static int replay_open(struct cmd_ctx *ctx, struct replay *r, const char *list)
 	warn_decays_in_force(ctx, r->b, r->nb);
 	if ((status = open_input(ctx, r->file, &r->in)))
 		return status;
-	if (input_is_perfetto(r->in))
+	r->profile = !input_format(r->in, &format);
+	if (!r->profile && format == TP_TRACE_PERFETTO)
 		return cmd_usage_error(ctx, "%s is a Perfetto trace (record --format perfetto), an "
 				       "output format for ui.perfetto.dev: replay reads a trace "
 				       "recorded as csv or jsonl (record --format csv|jsonl) or a "
 				       "cap profile", r->file);
-	r->profile = !input_is_trace(r->in);
 	r->pass.ctx = ctx;
 	r->pass.progress = exp_progress_enabled(ctx);
 	if (!r->profile && r->pass.progress) {

@@ -7,7 +7,7 @@
 # wall time and its counts when it ends; the run ends with a table of every part's wall
 # time, share and counts, then one line "N passed, N failed" over every check that ran:
 # each harness's own checks (a kernel run's VM checks and replays, every prefix's checks,
-# not one per run), each meson test as meson counts it, each fuzz target.
+# not one per run), each check a meson test made (scripts/meson-counts.py), each fuzz target.
 #   scripts/test.sh                 everything
 #   THERMPRESS_PARTS="P1 P2..." ... only those parts (names as in share below, spaces or
 #                                   commas), in the usual order; each uses what the earlier
@@ -94,16 +94,10 @@ deps() {
   echo "0 passed, 0 failed"
 }
 
-# meson_counts DIR: a build dir's meson results as "N passed, N failed"
+# meson_counts DIR: a build dir's meson results as "N passed, N failed", every check each
+# test made (scripts/meson-counts.py reads the counts the tests print)
 meson_counts() {
-  local log="$1/meson-logs/testlog.json" p=0 f=0
-  if [ -f "$log" ]; then
-    p=$(grep -c '"result": "OK"' "$log" || true)
-    f=$(grep -c -E '"result": "(FAIL|ERROR|TIMEOUT|UNEXPECTEDPASS)"' "$log" || true)
-  else
-    f=1
-  fi
-  echo "$p passed, $f failed"
+  python3 scripts/meson-counts.py "$1/meson-logs/testlog.json"
 }
 
 build_and_test() {	# dir, meson options...

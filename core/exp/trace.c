@@ -679,7 +679,8 @@ static int next_record(struct tp_trace_reader *rd, char *msg, size_t len)
 		if (!rd->kind) {
 			enum tp_trace_format f;
 
-			rd->kind = tp_trace_detect(p, strlen(p), &f) == 1 && f == TP_TRACE_JSONL ? 2 : 1;
+			/* a JSON object (a Perfetto trace too) goes to the JSON reader */
+			rd->kind = tp_trace_detect(p, strlen(p), &f) == 1 && f != TP_TRACE_CSV ? 2 : 1;
 		}
 		/* the record: the line and, for a quoted CSV field, the lines it goes on to */
 		size_t have = 0;

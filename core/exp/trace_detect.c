@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Telling a trace from a cap profile by how the file starts (docs/experiments.md). */
+/* Telling a trace from a cap profile, and its format, by how the file starts
+ * (docs/experiments.md). */
 #include <string.h>
 
 #include <thermpress/experiment.h>
@@ -12,6 +13,15 @@ static int starts_with(const char *p, size_t len, const char *word)
 	return len >= n && memcmp(p, word, n) == 0;
 }
 
+/* Whether the len bytes at p hold the NUL-terminated word anywhere. */
+static int contains(const char *p, size_t len, const char *word)
+{
+	for (size_t n = strlen(word); len >= n; p++, len--)
+		if (memcmp(p, word, n) == 0)
+			return 1;
+	return 0;
+}
+
 int tp_trace_detect(const char *head, size_t len, enum tp_trace_format *format)
 {
 	static const char csv_header_start[] = "time_ns,";
@@ -22,7 +32,10 @@ int tp_trace_detect(const char *head, size_t len, enum tp_trace_format *format)
 	head += i;
 	len -= i;
 	if (len && head[0] == '{') {
-		*format = TP_TRACE_JSONL;
+		/* the Perfetto writer's object opens with these keys; a JSON-lines trace's
+		 * first object is its metadata, which has neither */
+		*format = contains(head, len, "\"displayTimeUnit\"") ||
+			  contains(head, len, "\"traceEvents\"") ? TP_TRACE_PERFETTO : TP_TRACE_JSONL;
 		return 1;
 	}
 	if (starts_with(head, len, TP_TRACE_CSV_MAGIC) || starts_with(head, len, csv_header_start)) {

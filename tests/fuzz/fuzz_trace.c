@@ -534,8 +534,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 		while (strchr(" \t\r\n", data[first]) && data[first])
 			first++;
-		CHECK((detected == TP_TRACE_JSONL) == (data[first] == '{'));
-		CHECK(detected == TP_TRACE_JSONL || detected == TP_TRACE_CSV);
+		CHECK((detected != TP_TRACE_CSV) == (data[first] == '{'));
+		/* Perfetto only when a key of its writer is among the bytes given */
+		CHECK(detected != TP_TRACE_PERFETTO ||
+		      memmem(data, size, "\"traceEvents\"", 13) ||
+		      memmem(data, size, "\"displayTimeUnit\"", 17));
 		break;
 	case 0:
 		break;

@@ -255,6 +255,7 @@ static void test_trace_detect(void **state)
 
 	detect_written(TP_TRACE_CSV);
 	detect_written(TP_TRACE_JSONL);
+	detect_written(TP_TRACE_PERFETTO);
 
 	f = TP_TRACE_PERFETTO;
 	assert_int_equal(detect("# thermpress trace 1\n# hz 250\n" TP_TRACE_CSV_HEADER "\n", &f), 1);
@@ -263,6 +264,11 @@ static void test_trace_detect(void **state)
 	assert_int_equal(detect(TP_TRACE_CSV_HEADER "\n10,0,1024,1,1,0,0,pelt,32\n", &f), 1);
 	assert_int_equal(f, TP_TRACE_CSV);
 	assert_int_equal(detect("\n \t\r\n{\"thermpress_trace\":1}\n", &f), 1);
+	assert_int_equal(f, TP_TRACE_JSONL);
+	assert_int_equal(detect("{\"traceEvents\":[\n", &f), 1);
+	assert_int_equal(f, TP_TRACE_PERFETTO);
+	/* a key cut short is no key */
+	assert_int_equal(tp_trace_detect("{\"traceEvents\"", 13, &f), 1);
 	assert_int_equal(f, TP_TRACE_JSONL);
 	assert_int_equal(detect("  time_ns,cpu,pressure\n", &f), 1);
 	assert_int_equal(f, TP_TRACE_CSV);

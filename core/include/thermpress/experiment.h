@@ -50,8 +50,10 @@ int tp_trace_format_parse(const char *name, enum tp_trace_format *out, struct tp
 
 /*
  * Whether a file starting with the len bytes at head (need not end in NUL) is a
- * trace rather than a cap profile: after blank space, a JSON object (JSON lines),
- * TP_TRACE_CSV_MAGIC or a CSV header starting "time_ns,".  1 with *format set, or 0.
+ * trace rather than a cap profile: after blank space, a JSON object (JSON lines, or
+ * a Perfetto trace when the bytes given hold its "displayTimeUnit" or "traceEvents"
+ * key), TP_TRACE_CSV_MAGIC or a CSV header starting "time_ns,".  1 with *format set,
+ * or 0.  tp_trace_read reads CSV and JSON lines; a Perfetto trace is for its viewers.
  */
 int tp_trace_detect(const char *head, size_t len, enum tp_trace_format *format);
 
