@@ -44,39 +44,12 @@ static const struct cmd_arg replay_pos[] = {
 	{ 0 },
 };
 
-struct series {
-	size_t n, alloc;
-	uint64_t *t;
-	int64_t *v;
-};
-
 struct collect {
 	struct tp_replay_csv csv;
 	bool csv_on;
 	int plot_cpu;
-	struct series *s;	/* one per backend */
+	struct tp_plot_buf *s;	/* one per backend */
 };
-
-static int series_add(struct series *s, uint64_t t, int64_t v)
-{
-	if (s->n == s->alloc) {
-		size_t na = array_capacity(s->alloc, s->n + 1, 1024);
-		uint64_t *nt = realloc(s->t, na * sizeof(*nt));
-		int64_t *nv;
-
-		if (!nt)
-			return -ENOMEM;
-		s->t = nt;
-		nv = realloc(s->v, na * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		s->v = nv;
-		s->alloc = na;
-	}
-	s->t[s->n] = t;
-	s->v[s->n++] = v;
-	return 0;
-}
 
 static int on_point(void *arg, size_t b, const struct tp_replay_point *pt)
 {
@@ -86,56 +59,8 @@ static int on_point(void *arg, size_t b, const struct tp_replay_point *pt)
 	if (c->csv_on && (rc = tp_replay_csv_row(&c->csv, b, pt)))
 		return rc;
 	if (c->s && pt->cpu == c->plot_cpu)
-		return series_add(&c->s[b], pt->time_ns, (int64_t)pt->avg_pressure);
+		return tp_plot_buf_add(&c->s[b], pt->time_ns, (int64_t)pt->avg_pressure);
 	return 0;
-}
-
-/*
- * What the first pass over the rows learns: the span, the CPUs present, and the CPU to
- * plot by default: the first (in file order) whose pressure changes at its next row,
- * else the first.
- */
-struct scan {
-	struct tp_trace_span span;
-	bool *present;		/* TP_MAX_CPUS */
-	int64_t *last_p;	/* per CPU: the last row's pressure and index */
-	size_t *last_i;
-	size_t plot_i;		/* the row of the best candidate so far, SIZE_MAX none */
-	int plot_cpu, first_cpu;
-};
-
-static int scan_init(struct scan *sc)
-{
-	memset(sc, 0, sizeof(*sc));
-	sc->present = calloc(TP_MAX_CPUS, sizeof(*sc->present));
-	sc->last_p = calloc(TP_MAX_CPUS, sizeof(*sc->last_p));
-	sc->last_i = calloc(TP_MAX_CPUS, sizeof(*sc->last_i));
-	sc->plot_i = SIZE_MAX;
-	return sc->present && sc->last_p && sc->last_i ? 0 : -ENOMEM;
-}
-
-static void scan_free(struct scan *sc)
-{
-	free(sc->present);
-	free(sc->last_p);
-	free(sc->last_i);
-}
-
-static void scan_row(struct scan *sc, const struct tp_trace_row *r)
-{
-	size_t i = sc->span.rows;
-
-	if (!i)
-		sc->first_cpu = r->cpu;
-	if (sc->present[r->cpu] && sc->last_p[r->cpu] != r->pressure &&
-	    sc->last_i[r->cpu] < sc->plot_i) {
-		sc->plot_i = sc->last_i[r->cpu];
-		sc->plot_cpu = r->cpu;
-	}
-	sc->present[r->cpu] = true;
-	sc->last_p[r->cpu] = r->pressure;
-	sc->last_i[r->cpu] = i;
-	tp_trace_span_add(&sc->span, r);
 }
 
 /* The rows of a trace file or of a profile's trace, for either pass. */
@@ -148,9 +73,10 @@ struct rows {
 	off_t size;
 	const char *what;		/* "reading" or "replaying", for progress */
 	bool progress;
-	struct scan *scan;		/* first pass */
+	struct tp_plot_pick *pick;	/* first pass: the CPU to plot, and the span */
+	struct tp_trace_span *span;
 	int plot_cpu;			/* second pass: the plotted CPU's pressure series */
-	struct series *pressure;
+	struct tp_plot_buf *pressure;
 	int error;
 };
 
@@ -179,10 +105,12 @@ static int rows_next(void *arg, struct tp_trace_row *row, struct tp_error *err)
 		else
 			fprintf(stderr, "\r%s: %zu rows", r->what, r->i);
 	}
-	if (r->scan)
-		scan_row(r->scan, row);
+	if (r->pick) {
+		tp_plot_pick_row(r->pick, row);
+		tp_trace_span_add(r->span, row);
+	}
 	if (r->pressure && row->cpu == r->plot_cpu &&
-	    series_add(r->pressure, row->time_ns, row->pressure))
+	    tp_plot_buf_add(r->pressure, row->time_ns, row->pressure))
 		return tp_error_set(err, -ENOMEM, "out of memory for the plot");
 	return 1;
 }
@@ -373,10 +301,11 @@ struct replay {
 	struct tp_plugin_set *plugins;
 	struct tp_trace ptrace;		/* a profile's trace */
 	struct tp_trace_meta meta;
-	struct scan sc;
+	struct tp_plot_pick *pick;
+	struct tp_trace_span span;
 	struct rows pass;
 	FILE *in;
-	struct series *series;		/* the pressure, then one per backend */
+	struct tp_plot_buf *series;	/* the pressure, then one per backend */
 	struct collect col;
 	struct tp_outfile *csv_of, *svg_of;
 	FILE *csv;
@@ -507,20 +436,22 @@ static int rows_rewind(void *arg, const struct tp_trace_span *span, struct tp_er
 
 	progress_done(pass);
 	if (!span) {
-		scan_free(&r->sc);
-		if (scan_init(&r->sc))
+		tp_plot_pick_free(r->pick);
+		r->pick = NULL;
+		if (tp_plot_pick_new(&r->pick))
 			return tp_error_set(err, -ENOMEM, "out of memory");
-		pass->scan = &r->sc;
+		pass->pick = r->pick;
+		r->span = (struct tp_trace_span){ 0 };
 		pass->what = "reading";
 		pass->total = 0;
 		pass->pressure = NULL;
 		return rows_restart(r, err);
 	}
-	pass->scan = NULL;
+	pass->pick = NULL;
 	pass->what = "replaying";
 	pass->total = span->rows;
 	if (r->plot_cpu < 0)
-		r->plot_cpu = r->sc.plot_i != SIZE_MAX ? r->sc.plot_cpu : r->sc.first_cpu;
+		r->plot_cpu = tp_plot_pick_cpu(r->pick);
 	r->col.plot_cpu = pass->plot_cpu = r->plot_cpu;
 	if (r->series) {
 		r->series[0].n = 0;
@@ -542,9 +473,10 @@ static int replay_run(struct cmd_ctx *ctx, struct replay *r)
 {
 	int status, rc;
 
-	if (scan_init(&r->sc))
+	if (tp_plot_pick_new(&r->pick))
 		return cmd_error(ctx, EXIT_RUNTIME, "out of memory");
-	r->pass.scan = &r->sc;
+	r->pass.pick = r->pick;
+	r->pass.span = &r->span;
 	r->pass.what = "replaying";
 	r->ro.rewind = rows_rewind;
 	r->ro.span_first = r->plot && r->plot_cpu < 0;
@@ -561,7 +493,7 @@ static int replay_run(struct cmd_ctx *ctx, struct replay *r)
 		return cmd_error(ctx, rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME, "%s%s",
 				 rc == -EINVAL ? "" : "replay: ",
 				 rc == -ENOMEM && !r->err.msg[0] ? "out of memory" : r->err.msg);
-	if (r->plot && !r->sc.present[r->plot_cpu])
+	if (r->plot && !tp_plot_pick_has(r->pick, r->plot_cpu))
 		return cmd_usage_error(ctx, "cpu %d is not in %s", r->plot_cpu, r->file);
 	return 0;
 }
@@ -610,16 +542,14 @@ static void replay_free(struct replay *r)
 	tp_outfile_discard(r->csv_of);
 	tp_outfile_discard(r->svg_of);
 	if (r->series) {
-		for (size_t i = 0; i <= r->nb; i++) {
-			free(r->series[i].t);
-			free(r->series[i].v);
-		}
+		for (size_t i = 0; i <= r->nb; i++)
+			tp_plot_buf_free(&r->series[i]);
 		free(r->series);
 	}
 	tp_trace_reader_close(r->pass.rd);
 	if (r->in && r->in != stdin)
 		fclose(r->in);
-	scan_free(&r->sc);
+	tp_plot_pick_free(r->pick);
 	tp_trace_free(&r->ptrace);
 	tp_plugins_free(r->plugins);
 	free(r);
@@ -649,10 +579,10 @@ static int exec_replay(struct cmd_ctx *ctx, const struct cmd_args *args)
 	if (!status)
 		status = replay_commit(ctx, r);
 	if (!status && ctx->cmd_json)
-		out_json(ctx, json_summary(r->file, r->profile, &r->meta, r->ro.hz, &r->sc.span, r->b, r->nb,
+		out_json(ctx, json_summary(r->file, r->profile, &r->meta, r->ro.hz, &r->span, r->b, r->nb,
 					   r->sums));
 	else if (!status && r->csv != stdout)
-		print_table(ctx, r->file, &r->sc.span, &r->meta, r->profile, r->ro.hz, r->b, r->nb,
+		print_table(ctx, r->file, &r->span, &r->meta, r->profile, r->ro.hz, r->b, r->nb,
 			    r->sums);
 	replay_free(r);
 	return status;

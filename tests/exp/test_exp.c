@@ -325,6 +325,58 @@ static int stream_text(const char *text, const struct tp_replay_backend *b, size
 	return rc;
 }
 
+
+/* The plot's default CPU: the first, in file order, whose pressure changes at its next row. */
+static void test_plot_pick(void **state)
+{
+	static const struct { int cpu; int64_t p; } rows[][5] = {
+		/* cpu 0 stays, cpu 4 changes at its next row: 4 */
+		{ { 0, 0 }, { 4, 0 }, { 4, 100 }, { 0, 0 }, { -1, 0 } },
+		/* both change; cpu 0's changing row follows the earlier row, though it
+		 * comes later in the file: 0 */
+		{ { 0, 0 }, { 4, 0 }, { 4, 100 }, { 0, 100 }, { -1, 0 } },
+		/* nothing changes: the first row's CPU */
+		{ { 2, 5 }, { 1, 5 }, { 2, 5 }, { 1, 5 }, { -1, 0 } },
+		/* no rows */
+		{ { -1, 0 } },
+	};
+	static const int want[] = { 4, 0, 2, -1 };
+
+	for (size_t t = 0; t < sizeof(want) / sizeof(want[0]); t++) {
+		struct tp_plot_pick *p;
+
+		assert_int_equal(tp_plot_pick_new(&p), 0);
+		for (size_t i = 0; rows[t][i].cpu >= 0; i++) {
+			struct tp_trace_row r = { .time_ns = i, .cpu = rows[t][i].cpu,
+						  .pressure = rows[t][i].p };
+
+			tp_plot_pick_row(p, &r);
+		}
+		assert_int_equal(tp_plot_pick_cpu(p), want[t]);
+		assert_int_equal(tp_plot_pick_has(p, want[t]), want[t] >= 0);
+		assert_false(tp_plot_pick_has(p, 3));
+		assert_false(tp_plot_pick_has(p, TP_MAX_CPUS));
+		tp_plot_pick_free(p);
+	}
+	(void)state;
+}
+
+/* A plot buffer grows past its first allocation and keeps every point in order. */
+static void test_plot_buf(void **state)
+{
+	struct tp_plot_buf b = { 0 };
+
+	for (int64_t i = 0; i < 5000; i++)
+		assert_int_equal(tp_plot_buf_add(&b, (uint64_t)i * 10, -i), 0);
+	assert_int_equal(b.n, 5000);
+	assert_true(b.alloc >= 5000);
+	assert_int_equal(b.t[4999], 49990);
+	assert_int_equal(b.v[1234], -1234);
+	tp_plot_buf_free(&b);
+	assert_int_equal(b.n, 0);
+	assert_null(b.t);
+	(void)state;
+}
 /*
  * The library decides on one pass or two: a row earlier than the first (no state start)
  * gives -EAGAIN without a rewind, and with one the same result as the whole trace in
@@ -1124,6 +1176,8 @@ int main(void)
 		cmocka_unit_test(test_source_refused),
 		cmocka_unit_test(test_source_parts),
 		cmocka_unit_test(test_replay_passes),
+		cmocka_unit_test(test_plot_pick),
+		cmocka_unit_test(test_plot_buf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -295,6 +295,28 @@ struct tp_plot_series {
 	const int64_t *v;
 };
 
+/* A step series grown one point at a time (read as a tp_plot_series); zeroed to start. */
+struct tp_plot_buf {
+	size_t n, alloc;
+	uint64_t *t;
+	int64_t *v;
+};
+/* 0 or -ENOMEM (b unchanged). */
+int tp_plot_buf_add(struct tp_plot_buf *b, uint64_t t_ns, int64_t v);
+void tp_plot_buf_free(struct tp_plot_buf *b);
+
+/*
+ * The CPU a plot of a trace shows by default, learned from its rows in file order
+ * (tp_plot_pick_row on each): the first CPU whose pressure changes at its next row,
+ * else the first row's CPU; -1 without rows.  tp_plot_pick_has: whether a row named cpu.
+ */
+struct tp_plot_pick;
+int tp_plot_pick_new(struct tp_plot_pick **out);	/* 0 or -ENOMEM */
+void tp_plot_pick_row(struct tp_plot_pick *p, const struct tp_trace_row *row);
+int tp_plot_pick_cpu(const struct tp_plot_pick *p);
+bool tp_plot_pick_has(const struct tp_plot_pick *p, int cpu);
+void tp_plot_pick_free(struct tp_plot_pick *p);
+
 /* A self-contained SVG (no script, no external reference). */
 int tp_plot_svg(FILE *fp, const char *title, const struct tp_plot_series *series, size_t n,
 		struct tp_error *err);
