@@ -304,12 +304,23 @@ if [ "$c" -gt $((1024 - p)) ]; then ok "none: capped cpu2's capacity ignores the
 else bad "none: capped cpu2's capacity $c, want above $((1024 - p))"; fi
 echo "2 clear" >$D/inject
 echo pelt >$D/backend
+# 6.12: log_cpu -1 keeps only the entries recorded, and frees the buffer sized for the
+# most a log holds (1.5 MiB): the bytes the series' functions (tp_*) hold in vmalloc
+tp_vmalloc() { awk '$3 ~ /^tp_/ { b += $2 } END { print b + 0 }' /proc/vmallocinfo; }
+$series612 && vm_logging=$(tp_vmalloc)
 echo "-1" >$D/log_cpu
 eq "log_cpu -1" "$(cat $D/log_cpu)" -1
 n1=$(wc -l <$D/log)
 sleep 0.1
 n2=$(wc -l <$D/log)
 if [ "$n1" = "$n2" ] && [ "$n1" -gt 1 ]; then ok "stopped log stays readable ($n1 lines)"; else bad "stopped log: $n1 then $n2 lines"; fi
+if $series612; then
+	vm_kept=$(tp_vmalloc)
+	# a kept entry is at most 32 bytes; vmalloc rounds up to pages and adds a guard page
+	if [ "$vm_logging" -ge 1048576 ] && [ "$vm_kept" -le $(((n1 * 32 / 4096 + 2) * 4096)) ]
+	then ok "log_cpu -1 frees the log's buffer: vmalloc by tp_* $vm_logging bytes while logging, $vm_kept after ($n1 entries)"
+	else bad "log_cpu -1: vmalloc by tp_* $vm_logging bytes while logging, $vm_kept after ($n1 entries; want 1 MiB or more, then at most $(((n1 * 32 / 4096 + 2) * 4096)))"; fi
+fi
 
 # ---- bit-exactness logs -------------------------------------------------------------
 # For each setting: log cpu 1 while its cap changes, then copy the log out.
