@@ -1,8 +1,8 @@
 #!/bin/bash
-# Compile check of every prefix of kernel/patches: after each patch, the objects
-# the series touches must build for i386 (32-bit: the pressure's 64-bit
-# arithmetic) and arm64 (arch_topology, which feeds the store), without a
-# warning, and the patch must pass checkpatch.pl --strict with no error and
+# Compile check of every prefix of a series (kernel/patches on 6.1, or
+# kernel/patches-6.12 with --series 6.12): after each patch, the objects the series
+# touches must build for i386 (32-bit: the pressure's 64-bit arithmetic) and arm64
+# (arch_topology and cpufreq, which feed the store), without a warning, and the patch must pass checkpatch.pl --strict with no error and
 # no warning, and kernel/sched/thermal.c must write with WRITE_ONCE() every field it
 # reads with READ_ONCE() (kernel/check-lockless.sh, with its self test once).
 # kernel/run.sh builds and boots the whole series on x86_64.
@@ -17,7 +17,9 @@ usage() {
 usage: bash kernel/check-series.sh [OPTIONS]
 
   --build-dir DIR   kernel/run.sh's build dir (default: build-kernel/)
-  --patches DIR     the series to check (default: kernel/patches)
+  --series V        6.1 (kernel/patches on linux-source-6.1, the default) or 6.12
+                    (kernel/patches-6.12 on linux-source-6.12)
+  --patches DIR     the series to check (default: the --series one)
   --jobs N          make -j N (default: 2)
   --arch LIST       comma-separated, of i386 and arm64 (default: i386,arm64)
   -h, --help        show this help
@@ -31,21 +33,31 @@ top=$(cd "$here/.." && pwd)
 bdir="$top/build-kernel"
 jobs=2
 arches=i386,arm64
-pdir="$here/patches"
+pdir=
+series=6.1
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--patches) pdir=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
 
-src="$bdir/linux-source-6.1"
-wt="$bdir/series-src"
+# Per series: the source tree kernel/run.sh prepared, the patches, and where the
+# worktree and objects go (6.1 keeps the names it had)
+case "$series" in
+6.1) sfx= ;;
+6.12) sfx=-6.12 ;;
+*) die "--series must be 6.1 or 6.12, not '$series'" ;;
+esac
+[ -n "$pdir" ] || pdir="$here/patches$sfx"
+src="$bdir/linux-source-$series"
+wt="$bdir/series-src$sfx"
 git_tree "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
 	die "no kernel source in $src: run kernel/run.sh --build-only first"
 mapfile -t patches < <(series_patches "$pdir")
@@ -59,9 +71,12 @@ fi
 
 # The objects each architecture compiles after each patch
 targets_for() {
+	local extra=
+	# 6.12: cpufreq_update_pressure() is the cooling feed
+	[ "$series" = 6.1 ] || extra=drivers/cpufreq/cpufreq.o
 	case "$1" in
-	i386) echo kernel/sched/ arch/x86/kernel/tsc.o ;;
-	arm64) echo kernel/sched/ drivers/base/arch_topology.o ;;
+	i386) echo kernel/sched/ arch/x86/kernel/tsc.o $extra ;;
+	arm64) echo kernel/sched/ drivers/base/arch_topology.o $extra ;;
 	esac
 }
 make_args() {
@@ -87,9 +102,18 @@ CONFIG_DEBUG_KERNEL=y
 CONFIG_SCHED_DEBUG=y
 CONFIG_NO_HZ_IDLE=y
 EOF
+	# 6.12: the options the series adds (patches 2 and 5); kept for the prefixes that
+	# have them, dropped by olddefconfig before
+	[ "$series" = 6.1 ] || printf '%s\n' CONFIG_SCHED_THERMAL_PRESSURE=y \
+		CONFIG_SCHED_THERMAL_PRESSURE_DEBUGFS=y
 	case "$1" in
 	i386) echo "# CONFIG_64BIT is not set" ;;
 	esac
+}
+
+series_options() {
+	echo SCHED_THERMAL_PRESSURE
+	[ "$series" = 6.1 ] || echo SCHED_THERMAL_PRESSURE_DEBUGFS
 }
 
 IFS=, read -r -a arch_list <<<"$arches"
@@ -136,7 +160,7 @@ for p in "${patches[@]}"; do
 		checked=$((checked + 1))
 	fi
 	for a in "${arch_list[@]}"; do
-		obj="$bdir/series-obj-$a"
+		obj="$bdir/series-obj$sfx-$a"
 		mkdir -p "$obj"
 		t=$(now)
 		read -r -a margs <<<"$(make_args "$a")"
@@ -147,12 +171,23 @@ for p in "${patches[@]}"; do
 				"$obj/fragment" >/dev/null)
 		fi
 		make -s -C "$wt" O="$obj" "${margs[@]}" olddefconfig >/dev/null
-		# patch 1 makes the option available here; from then on it must be on
-		if ! grep -qx CONFIG_SCHED_THERMAL_PRESSURE=y "$obj/.config"; then
-			echo "  FAIL patch $n $a: CONFIG_SCHED_THERMAL_PRESSURE is not set"
+		# the series' options must be on from the patch that defines them (6.1: the
+		# stock option, which patch 1 makes available here); the fragment is merged
+		# again for an option that appeared since the configuration was made
+		opts_on=1
+		for o in $(series_options); do
+			grep -qx "config $o" "$wt/init/Kconfig" || continue
+			if ! grep -qx "CONFIG_$o=y" "$obj/.config"; then
+				(cd "$wt" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
+					"$obj/fragment" >/dev/null)
+				make -s -C "$wt" O="$obj" "${margs[@]}" olddefconfig >/dev/null
+			fi
+			grep -qx "CONFIG_$o=y" "$obj/.config" && continue
+			echo "  FAIL patch $n $a: CONFIG_$o is not set"
 			failed=$((failed + 1))
-			continue
-		fi
+			opts_on=0
+		done
+		[ $opts_on = 1 ] || continue
 		read -r -a tg <<<"$(targets_for "$a")"
 		if make -C "$wt" O="$obj" "${margs[@]}" -j"$jobs" "${tg[@]}" \
 			>"$obj/make-$n.log" 2>&1 && ! grep -q 'warning:' "$obj/make-$n.log"; then
