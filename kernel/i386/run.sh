@@ -15,7 +15,9 @@ usage: bash kernel/i386/run.sh [OPTIONS]
   --build-dir DIR   objects, downloads, initramfs and console log
                     (default: build-i386/ at the top of the repository)
   --kernel-dir DIR  kernel/run.sh's build dir, whose source tree carries the series
-                    (default: build-kernel/; kernel/run.sh --build-only is enough)
+                    (default: build-kernel/; kernel/run.sh --source-only is enough)
+  --series V        6.1 (kernel/patches, the default) or 6.12 (kernel/patches-6.12,
+                    kernel/i386/config-6.12.fragment; objects in BUILD_DIR/obj-6.12)
   --timeout SEC     kill qemu after SEC seconds (default: 120)
   --jobs N          make -j N (default: 2)
   -h, --help        show this help
@@ -31,12 +33,14 @@ kdir=build-kernel
 tpbuild=build	# unused: nothing of thermpress runs in this VM
 timeout_s=120
 jobs=2
+series=6.1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build-dir) bdir=$2; shift 2 ;;
 	--kernel-dir) kdir=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -49,20 +53,25 @@ for tool in qemu-system-i386 make gcc dpkg-deb apt-get cpio gzip; do
 done
 
 # ---- 1. the kernel ----------------------------------------------------------------
-series_tree "$kdir"
-obj="$bdir/obj"
-frag="$here/config.fragment"
+case "$series" in
+6.1) sfx= ;;
+6.12) sfx=-6.12 ;;
+*) die "--series must be 6.1 or 6.12, not '$series'" ;;
+esac
+series_tree "$kdir" "$series"
+obj="$bdir/obj$sfx"
+frag="$here/config$sfx.fragment"
 cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
-if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
-	log "configuring: i386 tinyconfig + kernel/i386/config.fragment"
+if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config$sfx.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
+	log "configuring: i386 tinyconfig + kernel/i386/config$sfx.fragment"
 	configure_fragment "$src" "$obj" "$frag" ARCH=i386
-	echo "$cfg_sum" >"$bdir/config.stamp"
+	echo "$cfg_sum" >"$bdir/config$sfx.stamp"
 fi
 t_build=$(now)
-log "building the series for i386 (bzImage, -j$jobs)"
-if ! make -s -C "$src" O="$obj" ARCH=i386 -j"$jobs" bzImage >"$bdir/make.log" 2>&1; then
-	tail -40 "$bdir/make.log" >&2
-	die "the i386 kernel build failed (see $bdir/make.log)"
+log "building the $series series for i386 (bzImage, -j$jobs)"
+if ! make -s -C "$src" O="$obj" ARCH=i386 -j"$jobs" bzImage >"$bdir/make$sfx.log" 2>&1; then
+	tail -40 "$bdir/make$sfx.log" >&2
+	die "the i386 kernel build failed (see $bdir/make$sfx.log)"
 fi
 kbuild_s=$(elapsed "$t_build")
 kernel="$obj/arch/x86/boot/bzImage"
@@ -109,8 +118,8 @@ cp "$here/vm-test.sh" "$root/vm-test.sh"
 initramfs_init "$root" vm-test.sh
 initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 prep_s=$(elapsed "$t_all")
-console="$bdir/console.log"
-log "booting the series (i386, -smp 2, TCG, nominal 5 GHz, timeout ${timeout_s}s); console in $console"
+console="$bdir/console$sfx.log"
+log "booting the $series series (i386, -smp 2, TCG, nominal 5 GHz, timeout ${timeout_s}s); console in $console"
 run_vm "$timeout_s" "$console" qemu-system-i386 -smp 2 -m 256M -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable tsc_early_khz=5000000"

@@ -17,17 +17,19 @@ series_patches() {
 	done
 }
 
-# series_tree KDIR: the source tree kernel/run.sh prepared in KDIR (Debian's
-# linux-source-6.1 with the current kernel/patches applied); sets src and series_sum
+# series_tree KDIR [SERIES]: the source tree kernel/run.sh prepared in KDIR for SERIES
+# (6.1, the default: Debian's linux-source-6.1 with kernel/patches applied; 6.12:
+# linux-source-6.12 with kernel/patches-6.12); sets src and series_sum
 series_tree() {
-	local patches
-	src="$1/linux-source-6.1"
+	local patches series=${2:-6.1} sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
+	src="$1/linux-source-$series"
 	git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
-		die "no kernel source in $src: run kernel/run.sh --build-only first"
-	mapfile -t patches < <(series_patches "$top/kernel/patches")
+		die "no kernel source in $src: run kernel/run.sh --series $series --source-only first"
+	mapfile -t patches < <(series_patches "$top/kernel/patches$sfx")
 	series_sum=$(cat "${patches[@]}" | sha256sum | cut -d' ' -f1)
-	[ "$(cat "$1/series.stamp" 2>/dev/null)" = "$series_sum" ] ||
-		die "$src does not carry the current kernel/patches: run kernel/run.sh --build-only first"
+	[ "$(cat "$1/series$sfx.stamp" 2>/dev/null)" = "$series_sum" ] ||
+		die "$src does not carry the current kernel/patches$sfx: run kernel/run.sh --series $series --source-only first"
 }
 
 # fetch PACKAGE:ARCH=VERSION ...: apt-get download into $debs what is not there yet;
