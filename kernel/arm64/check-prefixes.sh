@@ -17,9 +17,12 @@ usage() {
 	cat <<'EOF'
 usage: bash kernel/arm64/check-prefixes.sh [OPTIONS]
 
-  --patches DIR     the series (default: kernel/patches)
+  --series V        6.1 (kernel/patches, the default) or 6.12 (kernel/patches-6.12;
+                    run.sh's build dir build-arm64-patched-6.12/)
+  --patches DIR     the series (default: the --series one)
   --from N          the first prefix to boot (default: 0, no patch)
-  --build-dir DIR   run.sh's build dir (default: build-arm64-patched/)
+  --build-dir DIR   run.sh's build dir (default: build-arm64-patched/, or
+                    build-arm64-patched-6.12/ with --series 6.12)
   --thermpress-build DIR
                     run.sh's arm64 meson build (default: $THERMPRESS_ARM64_BUILD, else build-arm64/)
   --jobs N          make -j N (default: 2)
@@ -31,18 +34,25 @@ me=check-prefixes.sh
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/host.sh"
-pdir="$top/kernel/patches"
+pdir=
+series=6.1
 from=0
 args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--patches) pdir=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
 	--from) from=$2; shift 2 ;;
 	--build-dir|--jobs|--thermpress-build) args+=("$1" "$2"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+case "$series" in
+6.1) [ -n "$pdir" ] || pdir="$top/kernel/patches" ;;
+6.12) [ -n "$pdir" ] || pdir="$top/kernel/patches-6.12" ;;
+*) die "--series must be 6.1 or 6.12, not '$series'" ;;
+esac
 case "$pdir" in /*) ;; *) pdir="$(pwd)/$pdir" ;; esac
 mapfile -t patches < <(series_patches "$pdir")
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $pdir"
@@ -57,7 +67,7 @@ t_all=$(now)
 for n in $(seq "$from" "${#patches[@]}"); do
 	t=$(now)
 	set +e
-	bash "$here/run.sh" --patched --prefix "$n" --patches "$pdir" "${args[@]}" >"$out_file" 2>&1
+	bash "$here/run.sh" --patched --series "$series" --prefix "$n" --patches "$pdir" "${args[@]}" >"$out_file" 2>&1
 	rc=$?
 	set -e
 	out=$(cat "$out_file")

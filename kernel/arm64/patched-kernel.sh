@@ -13,11 +13,11 @@ series_sum="$series_sum prefix $prefix_n"
 
 # ---- 1b. configure and build --------------------------------------------------------------
 obj="$bdir/obj"
-frag="$here/config.fragment"
+frag="$here/config${series_sfx:-}.fragment"
 margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
-	log "configuring: arm64 tinyconfig + kernel/arm64/config.fragment"
+	log "configuring: arm64 tinyconfig + kernel/arm64/${frag##*/}"
 	configure_fragment "$src" "$obj" "$frag" "${margs[@]}"
 	echo "$cfg_sum" >"$bdir/config.stamp"
 fi
@@ -46,7 +46,7 @@ if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.lo
 	die "the test sensor module does not build against the series"
 fi
 mod_files+=("$mod/tp_test_sensor.ko")
-if [ $effect = 0 ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal
+if [ $effect = 0 ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal (6.10+: avg_hw)
 	probe="$bdir/probe"
 	mkdir -p "$probe"
 	cp "$here/tp_capacity_probe.c" "$probe/"

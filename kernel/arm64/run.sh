@@ -49,7 +49,12 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     lowers the scheduler's cpu_capacity); kernel/arm64/check-prefixes.sh
                     runs every N.  Every prefix and the whole series are built from one
                     worktree (BUILD_DIR/src) into one object tree, incrementally
-  --patches DIR     with --patched: the series (default kernel/patches)
+  --patches DIR     with --patched: the series (default kernel/patches, or
+                    kernel/patches-6.12 with --series 6.12)
+  --series V        with --patched: 6.1 (the default) or 6.12: the series on Debian's
+                    linux-source-6.12 (kernel/run.sh --series 6.12 --source-only
+                    first), kernel/arm64/config-6.12.fragment (lockdep on), in
+                    BUILD_DIR build-arm64-patched-6.12/ by default
   -h, --help        show this help
 EOF2
 }
@@ -71,7 +76,8 @@ jobs=2
 effect=0
 runs=10
 prefix=""
-pdir="$top/kernel/patches"
+pdir=
+series=6.1
 all_args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -88,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--prefix) prefix=$2; shift 2 ;;
 	--patches) pdir=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -100,7 +107,13 @@ fi
 if [ -n "$prefix" ]; then
 	[ $patched = 1 ] && [ $effect = 0 ] || die "--prefix needs --patched (and not --effect)"
 fi
-[ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched"
+case "$series" in
+6.1) series_sfx= ;;
+6.12) series_sfx=-6.12; [ $patched = 1 ] || die "--series needs --patched" ;;
+*) die "--series must be 6.1 or 6.12, not '$series'" ;;
+esac
+[ -n "$pdir" ] || pdir="$top/kernel/patches$series_sfx"
+[ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched$series_sfx"
 if [ $patched = 0 ] && [ -z "$kline" ]; then	# every stock kernel line, one run each
 	each_kernel "$0" "$stock_kernels" "$bdir" "${all_args[@]}"
 	exit
@@ -191,7 +204,7 @@ done
 cp -L /lib/ld-linux-aarch64.so.1 "$root/lib/"
 
 initramfs_init "$root" "$vm_script" "TP_MODULES=${mods[*]}" "TP_KERNEL=$kernel_label" \
-	"TP_EFFECT_RUNS=$runs"
+	"TP_EFFECT_RUNS=$runs" "TP_SERIES=$series"
 initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
 prep_s=$(elapsed "$t_all")

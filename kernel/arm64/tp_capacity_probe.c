@@ -9,7 +9,9 @@
  * - thermal: rq->avg_thermal.load_avg at the bare tracepoint pelt_thermal_tp, where
  *   tracers have read the thermal average since Linux 5.7.  The series keeps it
  *   there whatever the backend; kernel/arm64/vm-test-patched.sh compares it with the
- *   interface's avg_pressure.
+ *   interface's avg_pressure.  Since Linux 6.10 the tracepoint is pelt_hw_tp and
+ *   the average rq->avg_hw.load_avg, hardware pressure only (the 6.12 series keeps
+ *   its own average, which no tracepoint shows): the same parameter records that.
  *
  *   cat /sys/module/tp_capacity_probe/parameters/capacity    (or thermal)
  *   0 462 1873
@@ -20,10 +22,12 @@
  * here, whose source tree is there).
  */
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/moduleparam.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
 #include <linux/sched/cputime.h>	/* what kernel/sched/sched.h's inlines use */
+#include <linux/mmu_context.h>	/* 6.12: task_cpu_possible() */
 #include <trace/events/sched.h>
 #include "sched.h"	/* kernel/sched/sched.h: struct rq, cpu_of() */
 
@@ -49,9 +53,19 @@ static void tp_capacity_probe(void *data, struct rq *rq)
 	tp_record(tp_capacity, rq, rq->cpu_capacity);
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define register_trace_tp_avg	register_trace_pelt_hw_tp
+#define unregister_trace_tp_avg	unregister_trace_pelt_hw_tp
+#define TP_AVG(rq)		((rq)->avg_hw.load_avg)
+#else
+#define register_trace_tp_avg	register_trace_pelt_thermal_tp
+#define unregister_trace_tp_avg	unregister_trace_pelt_thermal_tp
+#define TP_AVG(rq)		((rq)->avg_thermal.load_avg)
+#endif
+
 static void tp_thermal_probe(void *data, struct rq *rq)
 {
-	tp_record(tp_thermal, rq, rq->avg_thermal.load_avg);
+	tp_record(tp_thermal, rq, TP_AVG(rq));
 }
 
 static int tp_seen_get(char *buf, const struct kernel_param *kp)
@@ -82,7 +96,7 @@ static int __init tp_capacity_init(void)
 	err = register_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
 	if (err)
 		return err;
-	err = register_trace_pelt_thermal_tp(tp_thermal_probe, NULL);
+	err = register_trace_tp_avg(tp_thermal_probe, NULL);
 	if (err) {
 		unregister_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
 		tracepoint_synchronize_unregister();
@@ -92,7 +106,7 @@ static int __init tp_capacity_init(void)
 
 static void __exit tp_capacity_exit(void)
 {
-	unregister_trace_pelt_thermal_tp(tp_thermal_probe, NULL);
+	unregister_trace_tp_avg(tp_thermal_probe, NULL);
 	unregister_trace_sched_cpu_capacity_tp(tp_capacity_probe, NULL);
 	tracepoint_synchronize_unregister();
 }

@@ -5,7 +5,12 @@
 # sensor), with caps arriving through the real cooling device, the governor and
 # inject.  Protocol: kernel/lib/vm-checks.sh, plus the update logs between
 # "TPLOG BEGIN NAME" and "TPLOG END NAME" that run.sh replays on the host.
+# TP_SERIES=6.12 (run.sh --series 6.12): the series on 6.12, where the store's input is
+# the larger of the cpufreq pressure and the injected one (docs/abi.md), instant is the
+# default, no trace event carries the cooling pressure, and lockdep is on.
 . /vm-checks.sh
+series612=false
+[ "${TP_SERIES:-6.1}" = 6.12 ] && series612=true
 C=/sys/devices/system/cpu
 P0=$C/cpufreq/policy0
 P4=$C/cpufreq/policy4
@@ -39,7 +44,12 @@ eq "capacities (little 462, big 1024)" "$(cat $C/cpu[0-7]/cpu_capacity | tr '\n'
 if [ -n "$CD0" ] && [ -n "$CD4" ]; then ok "cooling devices cpufreq-cpu0 and cpufreq-cpu4"
 else bad "cooling devices: $(cat $TH/cooling_device*/type | tr '\n' ' ')"; CD0=/nonexistent CD4=/nonexistent; fi
 if [ -n "$ZONE" ]; then ok "thermal zone big-thermal"; else bad "no thermal zone big-thermal"; ZONE=/nonexistent; fi
-eq "backends" "$(cat $D/backend)" "instant [pelt] decay none"
+if $series612; then
+	eq "backends (6.12: instant, mainline's behaviour, by default)" "$(cat $D/backend)" "[instant] pelt decay none"
+	[ -e /proc/lockdep ] && ok "lockdep enabled" || bad "lockdep is not enabled (no /proc/lockdep)"
+else
+	eq "backends" "$(cat $D/backend)" "instant [pelt] decay none"
+fi
 eq "hz" "$(cat $D/hz)" 250
 eq "stats: max_capacity per cpu" "$(stat_cols 4 0 1 2 3 4 5 6 7)" "462 462 462 462 1024 1024 1024 1024 "
 eq "stats: max_freq per cpu (the policies' cpuinfo_max_freq)" "$(stat_cols 5 0 3 4 7)" "1844000 1844000 2362000 2362000 "
@@ -48,7 +58,8 @@ eq "stats: nothing capped at boot" "$(stat_cols 7 0 1 2 3 4 5 6 7)" "0 0 0 0 0 0
 
 # ---- caps through the real cooling device (cur_state) ---------------------------------------
 EV=$TR/events/thermal_pressure/thermal_pressure_update
-if [ -d $EV ] && echo 1 >$EV/enable; then ok "thermal_pressure_update event enabled"
+if $series612; then :	# 6.12: cpufreq_update_pressure() traces nothing
+elif [ -d $EV ] && echo 1 >$EV/enable; then ok "thermal_pressure_update event enabled"
 else bad "cannot enable $EV"; fi
 kpressure() {	# the value of the last thermal_pressure_update of CPU in the trace (none: -)
 	v=$(grep " cpu=$1 thermal_pressure=" $TR/trace | tail -1 | sed 's/.*thermal_pressure=//')
@@ -63,7 +74,7 @@ for st in 1 2 3 4; do
 	eq "big cur_state $st: capped_freq of cpus 4-7 = scaling_max_freq" "$(stat_cols 6 4 5 6 7)" "$f $f $f $f "
 	eq "big cur_state $st ($f kHz): pressure of cpus 4-7" "$(stat_cols 7 4 5 6 7)" "$p $p $p $p "
 	eq "big cur_state $st: instant average at once" "$(stat_field 6 8)" $p
-	eq "big cur_state $st: the trace event still fires (cpu4)" "$(kpressure 4)" $p
+	$series612 || eq "big cur_state $st: the trace event still fires (cpu4)" "$(kpressure 4)" $p
 	eq "big cur_state $st: little cluster untouched" "$(stat_cols 7 0 1 2 3)" "0 0 0 0 "
 done
 echo 0 >$CD4/cur_state
@@ -81,6 +92,33 @@ echo "5 903000" >$D/inject
 eq "inject cpu5 903000" "$(stat_field 5 7)" "$(pressure_of 1024 903000 2362000)"
 echo "5 clear" >$D/inject
 eq "inject clear cpu5" "$(stat_field 5 7)" 0
+
+# ---- 6.12: two feeds, the larger pressure wins (docs/abi.md) --------------------------------
+# the cooling device caps the big cluster; inject's milder cap, and its clear, must not
+# hide it from the scheduler while cpufreq enforces it; a stronger injected cap wins
+# until cleared, whatever the cooling device does meanwhile
+if $series612; then
+	echo instant >$D/backend
+	echo 2 >$CD4/cur_state
+	fc=$(cat $P4/scaling_max_freq)
+	pc=$(pressure_of 1024 $fc 2362000)
+	pi=$(pressure_of 1024 903000 2362000)
+	eq "precedence: cooling cap ($fc kHz) alone: pressure of cpu4" "$(stat_field 4 7)" $pc
+	echo "4 $((fc + (2362000 - fc) / 2))" >$D/inject
+	eq "precedence: a milder injected cap keeps the cooling pressure" "$(stat_field 4 7)" $pc
+	eq "precedence: capped_freq is the lower cap (cooling's)" "$(stat_field 4 6)" $fc
+	echo "4 clear" >$D/inject
+	eq "precedence: inject clear does not hide the cooling cap" "$(stat_field 4 7)" $pc
+	eq "precedence: the scheduler's average after inject clear (instant)" "$(stat_field 4 8)" $pc
+	echo "4 903000" >$D/inject
+	eq "precedence: a stronger injected cap wins" "$(stat_field 4 7)" $pi
+	eq "precedence: capped_freq is the lower cap (inject's)" "$(stat_field 4 6)" 903000
+	echo 0 >$CD4/cur_state
+	eq "precedence: lifting the cooling cap keeps the injected one" "$(stat_field 4 7)" $pi
+	eq "precedence: cpu5, capped by cooling only, is clear" "$(stat_field 5 7)" 0
+	echo "4 clear" >$D/inject
+	eq "precedence: both cleared" "$(stat_field 4 7)" 0
+fi
 
 # ---- the governor: temperature -> step_wise -> cooling device -> the store ------------------
 echo pelt >$D/backend
@@ -148,7 +186,8 @@ traced_is_avg() {
 	done
 	bad "$1: pelt_thermal_tp shows $t, the interface $a1 then $a2"
 }
-if [ -r $TTP ]; then
+if $series612; then :	# 6.12: the tracepoint shows hardware pressure, not the series' average
+elif [ -r $TTP ]; then
 	traced_is_avg "instant"
 	echo none >$D/backend
 	n0=$(traced 4 3)
@@ -241,4 +280,14 @@ taskset -p -c 0-7 $$ >/dev/null
 nohz_blocked_decay 3 0
 echo 32 >$D/decay_ms
 echo pelt >$D/backend
+# 6.12: no lock report from lockdep, RCU or might_sleep while caps came from every feed
+if $series612; then
+	# the pattern of kernel/run.sh's console scan, on the whole log (the console has
+	# only warnings: RCU's boot line saying lockdep checking is on is info)
+	r=$(dmesg | grep -E 'WARNING: (possible|suspicious|inconsistent)|BUG: (sleeping function|scheduling while atomic|spinlock|workqueue lockup)|possible (recursive|circular) locking|inconsistent lock state|lockdep|DEBUG_LOCKS_WARN_ON' |
+		grep -v 'RCU lockdep checking is enabled' | head -3)
+	if ! dmesg | grep -q 'Linux version'; then bad "the kernel log lost its start: no lock report can be ruled out"
+	elif [ -z "$r" ]; then ok "no lock report in the kernel log (caps from the cooling device, the governor and inject)"
+	else bad "a lock report in the kernel log: $(echo "$r" | tr '\n' ' ')"; fi
+fi
 done_checks
