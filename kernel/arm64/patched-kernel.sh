@@ -14,6 +14,12 @@ series_sum="$series_sum prefix $prefix_n"
 # ---- 1b. configure and build --------------------------------------------------------------
 obj="$bdir/obj"
 frag="$here/config${series_sfx:-}.fragment"
+if [ -n "$study" ]; then	# the study's kernel: the same options without lock checking,
+	# whose cost on every lock would weigh on the workloads rather than on the scheduler
+	sed -E 's/^CONFIG_(PROVE_LOCKING|PROVE_RCU|DEBUG_ATOMIC_SLEEP)=y$/# CONFIG_\1 is not set/' \
+		"$frag" >"$bdir/study.fragment"
+	frag="$bdir/study.fragment"
+fi
 margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 cfg_sum=$( (cat "$frag"; echo "$series_sum") | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$bdir/config.stamp" 2>/dev/null)" != "$cfg_sum" ]; then
@@ -46,7 +52,17 @@ if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.lo
 	die "the test sensor module does not build against the series"
 fi
 mod_files+=("$mod/tp_test_sensor.ko")
-if [ $effect = 0 ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal (6.10+: avg_hw)
+if [ -n "$study" ]; then	# the board's limit channel (board/tp_speed_notify.c)
+	smod="$bdir/speed-module"
+	mkdir -p "$smod"
+	cp "$here/board/tp_speed_notify.c" "$here/board/Kbuild" "$smod/"
+	if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$smod" modules >"$bdir/speed-module.log" 2>&1; then
+		cat "$bdir/speed-module.log" >&2
+		die "board/tp_speed_notify.c does not build against the series"
+	fi
+	mod_files+=("$smod/tp_speed_notify.ko")
+fi
+if [ $effect = 0 ] && [ -z "$study" ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal (6.10+: avg_hw)
 	probe="$bdir/probe"
 	mkdir -p "$probe"
 	cp "$here/tp_capacity_probe.c" "$probe/"
@@ -63,9 +79,10 @@ build_replay_checker "$bdir" "$hostbuild"
 min_logs=10	# kernel/arm64/vm-test-patched.sh writes one per backend setting and cluster
 [ -z "$prefix" ] || min_logs=0
 
-# ---- 2c. with --effect: hackbench (Debian's arm64 rt-tests) and its libnuma --------------
-if [ $effect = 1 ]; then
-	vm_script=vm-effect.sh
+# ---- 2c. with --effect or --study: hackbench (Debian's arm64 rt-tests) and its libnuma -----
+[ $effect = 1 ] && vm_script=vm-effect.sh
+[ -n "$study" ] && vm_script=vm-study.sh
+if [ $effect = 1 ] || [ -n "$study" ]; then
 	rtver=$(apt-cache policy rt-tests:arm64 | sed -n 's/^  Candidate: //p')
 	numaver=$(apt-cache policy libnuma1:arm64 | sed -n 's/^  Candidate: //p')
 	fetch "rt-tests:arm64=$rtver" "libnuma1:arm64=$numaver"
@@ -75,9 +92,19 @@ if [ $effect = 1 ]; then
 	libdirs_extra=("$bdir/rt/usr/lib/aarch64-linux-gnu" "$bdir/rt/lib/aarch64-linux-gnu")
 fi
 
-# extra_initramfs ROOT: hackbench for the effect run
+# ---- 2d. with --study: the board's two programs (kernel/arm64/board), static -------------
+if [ -n "$study" ]; then
+	for p in tp_work tp_speed_report; do
+		aarch64-linux-gnu-gcc -O2 -Wall -Wextra -static -pthread -o "$bdir/$p" \
+			"$here/board/$p.c" || die "board/$p.c does not build"
+	done
+fi
+
+# extra_initramfs ROOT: hackbench for the effect run and the study; the board's programs
 extra_initramfs() {
-	[ $effect = 1 ] || return 0
+	[ $effect = 1 ] || [ -n "$study" ] || return 0
 	cp "$bdir/rt/usr/bin/hackbench" "$1/usr/bin/"
 	echo "$1/usr/bin/hackbench"
+	[ -n "$study" ] || return 0
+	cp "$bdir/tp_work" "$bdir/tp_speed_report" "$1/usr/bin/"
 }

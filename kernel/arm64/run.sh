@@ -44,6 +44,14 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     to BUILD_DIR/effect.txt (timeout default 5400 s)
   --runs N          with --effect: runs per configuration (default 10; at 5 the
                     pelt check failed once, its interval ± 16 points)
+  --study SCHEDULE  with --patched: one boot of kernel/arm64/study.sh's study on the
+                    slowing board (each vCPU slowed to capacity x f / f_max by
+                    board/board-speed.py; kernel/arm64/vm-study.sh runs the calibration
+                    and the schedule's runs); its lines go to BUILD_DIR/study.txt.  Read
+                    from the environment: TP_BOOT, TP_CAL_MS, TP_BUSY_UNITS,
+                    TP_HACKBENCH_ARGS, TP_BOARD_PERIOD_US, TP_BOARD_FULL,
+                    TP_BOARD_OFFSET_US (study.sh sets
+                    them); timeout default 3600 s
   --prefix N        with --patched: only the series' first N patches (0: none),
                     checked by kernel/arm64/vm-test-prefix.sh (a cooling device cap
                     lowers the scheduler's cpu_capacity); kernel/arm64/check-prefixes.sh
@@ -74,6 +82,7 @@ kdir=build-kernel
 hostbuild="${THERMPRESS_BUILD:-build}"
 jobs=2
 effect=0
+study=""
 runs=10
 prefix=""
 pdir=
@@ -92,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2; shift 2 ;;
 	--effect) effect=1; shift ;;
 	--runs) runs=$2; shift 2 ;;
+	--study) study=$2; shift 2 ;;
 	--prefix) prefix=$2; shift 2 ;;
 	--patches) pdir=$2; shift 2 ;;
 	--series) series=$2; shift 2 ;;
@@ -104,8 +114,15 @@ if [ $effect = 1 ]; then
 	case "$runs" in ''|*[!0-9]*|0) die "--runs wants a positive integer, not '$runs'" ;; esac
 	[ "$timeout_s" = 600 ] && timeout_s=5400
 fi
+if [ -n "$study" ]; then
+	[ $patched = 1 ] && [ $effect = 0 ] || die "--study needs --patched (and not --effect)"
+	[ -f "$study" ] || die "--study $study: no such schedule"
+	study=$(cd "$(dirname "$study")" && pwd)/$(basename "$study")
+	[ "$timeout_s" = 600 ] && timeout_s=3600
+fi
 if [ -n "$prefix" ]; then
-	[ $patched = 1 ] && [ $effect = 0 ] || die "--prefix needs --patched (and not --effect)"
+	[ $patched = 1 ] && [ $effect = 0 ] && [ -z "$study" ] ||
+		die "--prefix needs --patched (and not --effect or --study)"
 fi
 case "$series" in
 6.1) series_sfx= ;;
@@ -113,7 +130,10 @@ case "$series" in
 *) die "--series must be 6.1 or 6.12, not '$series'" ;;
 esac
 [ -n "$pdir" ] || pdir="$top/kernel/patches$series_sfx"
-[ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ] && bdir="$top/build-arm64-patched$series_sfx"
+if [ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ]; then
+	bdir="$top/build-arm64-patched$series_sfx"
+	[ -z "$study" ] || bdir="$top/build-arm64-study$series_sfx"
+fi
 if [ $patched = 0 ] && [ -z "$kline" ]; then	# every stock kernel line, one run each
 	each_kernel "$0" "$stock_kernels" "$bdir" "${all_args[@]}"
 	exit
@@ -203,8 +223,14 @@ while [ ${#queue[@]} -gt 0 ]; do
 done
 cp -L /lib/ld-linux-aarch64.so.1 "$root/lib/"
 
+study_env=()
+if [ -n "$study" ]; then
+	cp "$study" "$root/study-schedule.txt"
+	study_env=("TP_BOOT=${TP_BOOT:-1}" "TP_CAL_MS=${TP_CAL_MS:-0}"
+		"TP_BUSY_UNITS=${TP_BUSY_UNITS:-20000}" "TP_HACKBENCH_ARGS=${TP_HACKBENCH_ARGS:--g 1 -f 5 -l 20}")
+fi
 initramfs_init "$root" "$vm_script" "TP_MODULES=${mods[*]}" "TP_KERNEL=$kernel_label" \
-	"TP_EFFECT_RUNS=$runs" "TP_SERIES=$series"
+	"TP_EFFECT_RUNS=$runs" "TP_SERIES=$series" "${study_env[@]}"
 initramfs_pack "$root" "$bdir/initramfs.cpio.gz"
 log "initramfs built in $(elapsed "$t_initrd")s ($(du -k "$bdir/initramfs.cpio.gz" | cut -f1) KiB)"
 prep_s=$(elapsed "$t_all")
@@ -222,9 +248,23 @@ console="$bdir/console.log"
 log "booting $kernel_label (-smp 8, TCG, timeout ${timeout_s}s); console in $console"
 # an early crash of Debian's own kernel is booted once more; never the series' (host.sh)
 retry=1; [ $patched = 1 ] && retry=0
+board_speed_pid=""
+if [ -n "$study" ]; then	# the slowing board: each vCPU thread in a host cgroup of its own
+	rm -f "$bdir/qemu.pid" "$console"
+	qemu_board+=(-name debug-threads=on -pidfile "$bdir/qemu.pid")
+	python3 "$here/board/board-speed.py" --console "$console" --pidfile "$bdir/qemu.pid" \
+		--log "$bdir/board-speed.log" --period-us "${TP_BOARD_PERIOD_US:-32000}" \
+		--full "${TP_BOARD_FULL:-0.25}" --offset-us "${TP_BOARD_OFFSET_US:-0}" &
+	board_speed_pid=$!
+fi
 VM_RETRY_EARLY_CRASH=$retry run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$bdir/initramfs.cpio.gz" -dtb "$bdir/board.dtb" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4 sched_verbose$decay_option"
+if [ -n "$board_speed_pid" ]; then
+	wait "$board_speed_pid" || die "board/board-speed.py failed (log: $bdir/board-speed.log)"
+	grep -aE '^(TPCAL|TPCALALL|TPSTUDY) ' "$console.txt" >"$bdir/study.txt" || true
+	log "study lines: $(grep -c '^TPSTUDY ' "$bdir/study.txt" || true) runs, $(grep -c '^TPCAL ' "$bdir/study.txt" || true) calibration points in $bdir/study.txt"
+fi
 vm_report "kernel/arm64/run.sh results: $kernel_label"
 [ $patched = 1 ] || capture_into "$console.txt" "$bdir/capture"
 echo "== timings: preparation ${prep_s}s, boot to init ${booted:-?}s (guest uptime), VM run ${vm_s}s, total $(elapsed "$t_all")s =="
@@ -238,7 +278,7 @@ if [ $effect = 1 ]; then	# the tables, as bench printed them, one per workload
 	bash "$here/effect-compare.sh" "$bdir/effect.txt" | tee "$bdir/effect-compare.txt" | sed '$d' || true
 	read -r cmp_pass _ cmp_fail _ < <(tail -1 "$bdir/effect-compare.txt")
 	total_pass=$((total_pass + cmp_pass)) total_fail=$((total_fail + cmp_fail))
-elif [ $patched = 1 ] && [ -z "$prefix" ]; then	# the update logs, replayed on the host
+elif [ $patched = 1 ] && [ -z "$prefix" ] && [ -z "$study" ]; then	# the update logs, replayed on the host
 	replay_console_logs "$console.txt" "$bdir/logs" "$min_logs"
 	echo "== replayed logs: $nlogs, $replay_fail failed$([ "$with_lib" = 1 ] && echo ' (thermpress plugins and reference)' || echo ' (reference only)') =="
 	total_pass=$((total_pass + nlogs - replay_fail)) total_fail=$((total_fail + replay_fail))
