@@ -50,11 +50,8 @@ done
 
 # Per series: the source tree kernel/run.sh prepared, the patches, and where the
 # worktree and objects go (6.1 keeps the names it had)
-case "$series" in
-6.1) sfx= ;;
-6.12) sfx=-6.12 ;;
-*) die "--series must be 6.1 or 6.12, not '$series'" ;;
-esac
+series_suffix "$series"
+sfx=$series_sfx
 [ -n "$pdir" ] || pdir="$here/patches$sfx"
 src="$bdir/linux-source-$series"
 wt="$bdir/series-src$sfx"

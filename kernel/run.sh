@@ -72,11 +72,9 @@ resolve_dirs
 
 # Per series: the Debian source package, the patches, the configuration, and
 # where the objects, stamps and consoles go (6.1 keeps its historical names)
-case "$series" in
-6.1) patchdir="$here/patches" fragment="$here/config.fragment" sfx_series= ;;
-6.12) patchdir="$here/patches-6.12" fragment="$here/config-6.12.fragment" sfx_series=-6.12 ;;
-*) echo "run.sh: --series must be 6.1 or 6.12, not '$series'" >&2; exit 2 ;;
-esac
+series_suffix "$series"
+sfx_series=$series_sfx
+patchdir="$here/patches$sfx_series" fragment="$here/config$sfx_series.fragment"
 src="$bdir/linux-source-$series"
 obj="$bdir/obj$sfx_series"
 tarball=/usr/src/linux-source-$series.tar.xz	# when installed; else downloaded below

@@ -48,11 +48,8 @@ while [ $# -gt 0 ]; do
 	*) echo "$me: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$series" in
-6.1) [ -n "$pdir" ] || pdir="$top/kernel/patches" ;;
-6.12) [ -n "$pdir" ] || pdir="$top/kernel/patches-6.12" ;;
-*) die "--series must be 6.1 or 6.12, not '$series'" ;;
-esac
+series_suffix "$series"
+[ -n "$pdir" ] || pdir="$top/kernel/patches$series_sfx"
 case "$pdir" in /*) ;; *) pdir="$(pwd)/$pdir" ;; esac
 mapfile -t patches < <(series_patches "$pdir")
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $pdir"

@@ -43,36 +43,26 @@ if [ -n "$prefix" ]; then
 	vm_script=vm-test-prefix.sh
 fi
 
-# ---- 2. the test sensor module, against this kernel ---------------------------------------
-mod="$bdir/module"
-mkdir -p "$mod"
-cp "$here/tp_test_sensor.c" "$here/Kbuild" "$mod/"
-if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$mod" modules >"$bdir/module.log" 2>&1; then
-	cat "$bdir/module.log" >&2
-	die "the test sensor module does not build against the series"
-fi
-mod_files+=("$mod/tp_test_sensor.ko")
-if [ -n "$study" ]; then	# the board's limit channel (board/tp_speed_notify.c)
-	smod="$bdir/speed-module"
-	mkdir -p "$smod"
-	cp "$here/board/tp_speed_notify.c" "$here/board/Kbuild" "$smod/"
-	if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$smod" modules >"$bdir/speed-module.log" 2>&1; then
-		cat "$bdir/speed-module.log" >&2
-		die "board/tp_speed_notify.c does not build against the series"
+# ---- 2. the modules the VM loads, built against this kernel ------------------------------
+# external_module NAME SOURCE KBUILD: NAME.ko from SOURCE and KBUILD, in BUILD_DIR/mod-NAME,
+# added to mod_files (the VM loads them in this order)
+external_module() {
+	local dir="$bdir/mod-$1"
+	mkdir -p "$dir"
+	cp "$2" "$dir/"
+	cp "$3" "$dir/Kbuild"
+	if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$dir" modules >"$dir.log" 2>&1; then
+		cat "$dir.log" >&2
+		die "$1 does not build against $prefix_label"
 	fi
-	mod_files+=("$smod/tp_speed_notify.ko")
-fi
-if [ $effect = 0 ] && [ -z "$study" ]; then	# what the scheduler's tracepoints show: cpu_capacity, avg_thermal (6.10+: avg_hw)
-	probe="$bdir/probe"
-	mkdir -p "$probe"
-	cp "$here/tp_capacity_probe.c" "$probe/"
-	cp "$here/Kbuild.probe" "$probe/Kbuild"
-	if ! make -s -C "$src" O="$obj" "${margs[@]}" M="$probe" modules >"$bdir/probe.log" 2>&1; then
-		cat "$bdir/probe.log" >&2
-		die "tp_capacity_probe does not build against $prefix_label"
-	fi
-	mod_files+=("$probe/tp_capacity_probe.ko")
-fi
+	mod_files+=("$dir/$1.ko")
+}
+# the test sensor (the thermal zone's temperature, the heat model)
+external_module tp_test_sensor "$here/tp_test_sensor.c" "$here/Kbuild"
+# with --study: the board's limit channel
+[ -z "$study" ] || external_module tp_speed_notify "$here/board/tp_speed_notify.c" "$here/board/Kbuild"
+# for the checks: what the scheduler's tracepoints show (cpu_capacity, avg_thermal; 6.10+: avg_hw)
+[ $effect = 1 ] || [ -n "$study" ] || external_module tp_capacity_probe "$here/tp_capacity_probe.c" "$here/Kbuild.probe"
 
 # ---- 2b. the host-side replay checker (tests/kernel/replay.c) -------------------------------
 build_replay_checker "$bdir" "$hostbuild"

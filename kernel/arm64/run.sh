@@ -124,11 +124,8 @@ if [ -n "$prefix" ]; then
 	[ $patched = 1 ] && [ $effect = 0 ] && [ -z "$study" ] ||
 		die "--prefix needs --patched (and not --effect or --study)"
 fi
-case "$series" in
-6.1) series_sfx= ;;
-6.12) series_sfx=-6.12; [ $patched = 1 ] || die "--series needs --patched" ;;
-*) die "--series must be 6.1 or 6.12, not '$series'" ;;
-esac
+series_suffix "$series"
+[ -z "$series_sfx" ] || [ $patched = 1 ] || die "--series needs --patched"
 [ -n "$pdir" ] || pdir="$top/kernel/patches$series_sfx"
 if [ $patched = 1 ] && [ "$bdir" = "$top/build-arm64-board" ]; then
 	bdir="$top/build-arm64-patched$series_sfx"

@@ -10,9 +10,10 @@
 # board's quota log to OUT/board-speed-N.log, the schedules to OUT/schedule-N.txt, and
 # the pre-registered analysis (board/study-analyze.py) to OUT/results.md.
 #
-# Not in CI: about 12 minutes a boot on a 2-core host, which must be otherwise idle (the
-# board's quotas add up to 1.45 host cores when all eight CPUs are busy).  The host's CFS
-# bandwidth slice is set to 1 ms while a boot runs (board/board-speed.py puts it back).
+# Not in CI: about 9 minutes a boot (8.3 to 9.1 in the registered run) on a 2-core
+# host, which must be otherwise idle (the board's quotas add up to 1.45 host cores when
+# all eight CPUs are busy).  The host's CFS bandwidth slice is set to 1 ms while a boot
+# runs (board/board-speed.py puts it back).
 #
 # usage: bash kernel/arm64/study.sh [--boots N] [--reps N] [--seed N] [--out DIR]
 #                                   [--configs LIST] [--cal-ms MS] [--thermpress-build DIR]

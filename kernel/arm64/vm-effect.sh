@@ -27,9 +27,7 @@ D=/sys/kernel/debug/sched/thermal_pressure
 TEMP=/sys/module/tp_test_sensor/parameters/temp
 RUNS=${TP_EFFECT_RUNS:-5}
 info "kernel $(uname -r) ($TP_KERNEL)"
-for m in $TP_MODULES; do
-	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
-done
+load_modules
 CD4=""
 for d in $TH/cooling_device*; do [ "$(cat $d/type)" = cpufreq-cpu4 ] && CD4=$d; done
 [ -n "$CD4" ] && [ -d $D ] && [ -w $TEMP ] || { bad "board: cooling device, interface or sensor missing"; done_checks; exit 1; }

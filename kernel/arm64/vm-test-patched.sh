@@ -19,9 +19,7 @@ TR=/sys/kernel/tracing
 D=/sys/kernel/debug/sched/thermal_pressure
 TEMP=/sys/module/tp_test_sensor/parameters/temp
 info "kernel $(uname -r) ($TP_KERNEL)"
-for m in $TP_MODULES; do
-	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
-done
+load_modules
 
 stat_cols() {	# COLUMN CPU...: that column of each CPU, on one line
 	col=$1

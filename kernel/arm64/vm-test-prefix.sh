@@ -13,9 +13,7 @@ C=/sys/devices/system/cpu
 P4=$C/cpufreq/policy4
 CAP=/sys/module/tp_capacity_probe/parameters/capacity
 info "kernel $(uname -r) ($TP_KERNEL)"
-for m in $TP_MODULES; do
-	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
-done
+load_modules
 [ -r $CAP ] || { bad "no $CAP"; done_checks; exit 1; }
 
 # capacity_of CPU / updates_of CPU: the scheduler's last cpu_capacity of CPU, and how

@@ -27,9 +27,7 @@ else
 	KAVG_READ="read from the kernel (BPF on pelt_thermal_tp: rq->avg_thermal)"
 fi
 info "kernel $(uname -r) ($TP_KERNEL)"
-for m in $TP_MODULES; do
-	if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
-done
+load_modules
 
 wait_for 5 test -d $P4 || bad "policy4 did not appear"
 

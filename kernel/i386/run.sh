@@ -53,11 +53,8 @@ for tool in qemu-system-i386 make gcc dpkg-deb apt-get cpio gzip; do
 done
 
 # ---- 1. the kernel ----------------------------------------------------------------
-case "$series" in
-6.1) sfx= ;;
-6.12) sfx=-6.12 ;;
-*) die "--series must be 6.1 or 6.12, not '$series'" ;;
-esac
+series_suffix "$series"
+sfx=$series_sfx
 series_tree "$kdir" "$series"
 obj="$bdir/obj$sfx"
 frag="$here/config$sfx.fragment"

@@ -3,6 +3,18 @@
 # 32-bit).  Set `me` (the script's name for messages) before sourcing.
 log() { echo "$me: $*" >&2; }
 die() { echo "$me: error: $*" >&2; exit 2; }
+
+# series_suffix SERIES: sets series_sfx, the suffix of everything that belongs to one
+# series (kernel/patches$series_sfx, config$series_sfx.fragment, obj$series_sfx, build
+# dirs): empty for 6.1, whose names came first, -6.12 for 6.12.  Dies on any other
+# series: this is the one list of the series the harness knows.
+series_suffix() {
+	case "$1" in
+	6.1) series_sfx= ;;
+	6.12) series_sfx=-6.12 ;;
+	*) die "--series must be 6.1 or 6.12, not '$1'" ;;
+	esac
+}
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 

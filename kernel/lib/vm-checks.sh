@@ -18,6 +18,14 @@ eq() {
 }
 
 # done_checks: the closing line; exit status 0 when nothing failed
+# load_modules: insmod each of TP_MODULES from /lib/modules, one check each
+load_modules() {
+	local m
+	for m in $TP_MODULES; do
+		if insmod /lib/modules/$m 2>/tmp/err; then ok "insmod $m"; else bad "insmod $m: $(cat /tmp/err)"; fi
+	done
+}
+
 done_checks() {
 	echo "TPT: DONE pass=$pass fail=$fail"
 	[ $fail = 0 ]
