@@ -8,7 +8,8 @@
 # schedule: every workload x configuration REPS times, in an order drawn at random
 # (seeded: SEED x 100 + BOOT) and interleaved.  The raw lines go to OUT/boot-N.txt, the
 # board's quota log to OUT/board-speed-N.log, the schedules to OUT/schedule-N.txt, and
-# the pre-registered analysis (board/study-analyze.py) to OUT/results.md.
+# the pre-registered analysis (board/study-analyze.py) to OUT/results.md.  First
+# board/selftest.sh checks the host side against a stand-in for qemu (OUT/selftest.log).
 #
 # Not in CI: about 9 minutes a boot (8.3 to 9.1 in the registered run) on a 2-core
 # host, which must be otherwise idle (the board's quotas add up to 1.45 host cores when
@@ -49,6 +50,9 @@ export TP_BUSY_UNITS=${TP_BUSY_UNITS:-150000} TP_HACKBENCH_ARGS=${TP_HACKBENCH_A
 export TP_BOARD_PERIOD_US=${TP_BOARD_PERIOD_US:-32000} TP_BOARD_FULL=${TP_BOARD_FULL:-0.25}
 export TP_BOARD_OFFSET_US=${TP_BOARD_OFFSET_US:-200}
 mkdir -p "$out"
+# the board's throttle, against a stand-in for qemu, before any boot
+bash "$here/board/selftest.sh" >"$out/selftest.log" 2>&1 ||
+	{ cat "$out/selftest.log" >&2; echo "$me: board/selftest.sh failed" >&2; exit 1; }
 {
 	echo "# $(date -u +%FT%TZ) $me --boots $boots --reps $reps --seed $seed --configs $configs --cal-ms $cal_ms"
 	echo "# TP_BUSY_UNITS=$TP_BUSY_UNITS TP_HACKBENCH_ARGS='$TP_HACKBENCH_ARGS' TP_BOARD_PERIOD_US=$TP_BOARD_PERIOD_US TP_BOARD_FULL=$TP_BOARD_FULL TP_BOARD_OFFSET_US=$TP_BOARD_OFFSET_US"

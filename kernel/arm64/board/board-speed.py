@@ -23,11 +23,13 @@ from 5 ms to 1 ms, below the smallest quota, and is put back at exit.
 
 usage: board-speed.py --console FILE --pidfile FILE --log FILE [--period-us N] [--full X]
                       [--offset-us N]
-Exits when qemu does, removing its groups.
+Exits when qemu does, removing its groups; on SIGINT, SIGTERM or SIGHUP too, moving the
+vCPU threads back to the group they came from first (qemu then runs unthrottled).
 """
 import argparse
 import os
 import re
+import signal
 import sys
 import time
 
@@ -40,6 +42,16 @@ MIN_QUOTA_US = 1000  # the kernel's floor for cpu.cfs_quota_us
 def write(path, value):
     with open(path, "w") as f:
         f.write(str(value))
+
+
+def cpu_cgroup(pid, tid):
+    """The cpu controller's group a thread is in, as a directory under CGROUP."""
+    with open(f"/proc/{pid}/task/{tid}/cgroup") as f:
+        for line in f:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            if "cpu" in controllers.split(","):
+                return CGROUP + path.rstrip("/")
+    return CGROUP
 
 
 def vcpu_threads(pid):
@@ -85,27 +97,51 @@ def main():
             break
         time.sleep(0.01)
     host_cpus = sorted(os.sched_getaffinity(0))
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # so that finally runs
+        signal.signal(sig, lambda s, _f: sys.exit(128 + s))
     with open(SLICE) as f:
         slice_before = f.read().strip()
+    base = f"{CGROUP}/thermpress-board-{pid}"
+    groups = {}
+    origin = {tid: cpu_cgroup(pid, tid) for tid in threads.values()}
     write(SLICE, 1000)
     try:
-        run(a, log, pid, threads, host_cpus, t_start)
+        os.makedirs(base, exist_ok=True)
+        for cpu, tid in sorted(threads.items()):
+            g = f"{base}/cpu{cpu}"
+            os.makedirs(g, exist_ok=True)
+            groups[cpu] = g
+            write(f"{g}/cpu.cfs_period_us", a.period_us)
+            write(f"{g}/cpu.cfs_quota_us", -1)
+            write(f"{g}/tasks", tid)
+            os.sched_setaffinity(tid, {host_cpus[(cpu // 2) % len(host_cpus)]})
+        follow(a, log, pid, threads, groups, host_cpus, t_start)
     finally:
+        remove_groups(log, base, groups, origin)
         write(SLICE, slice_before)
 
 
-def run(a, log, pid, threads, host_cpus, t_start):
-    base = f"{CGROUP}/thermpress-board-{pid}"
-    os.makedirs(base, exist_ok=True)
-    groups = {}
-    for cpu, tid in sorted(threads.items()):
-        g = f"{base}/cpu{cpu}"
-        os.makedirs(g, exist_ok=True)
-        write(f"{g}/cpu.cfs_period_us", a.period_us)
-        write(f"{g}/cpu.cfs_quota_us", -1)
-        write(f"{g}/tasks", tid)
-        os.sched_setaffinity(tid, {host_cpus[(cpu // 2) % len(host_cpus)]})
-        groups[cpu] = g
+def remove_groups(log, base, groups, origin):
+    """Each group's cpu.stat to the log, its threads (if any) back where they came from,
+    and the groups removed."""
+    for cpu, g in sorted(groups.items()):
+        try:
+            with open(f"{g}/cpu.stat") as f:
+                log.write(f"# cpu{cpu} cpu.stat: {' '.join(f.read().split())}\n")
+            with open(f"{g}/tasks") as f:
+                for tid in f.read().split():
+                    write(f"{origin.get(int(tid), CGROUP)}/tasks", tid)
+            os.rmdir(g)
+        except OSError as e:
+            log.write(f"# cpu{cpu}: {g} not removed: {e}\n")
+    try:
+        os.rmdir(base)
+    except OSError:
+        pass
+
+
+def follow(a, log, pid, threads, groups, host_cpus, t_start):
+    """Sets each group's quota from the TPSPEED lines on the console until qemu exits."""
     log.write(f"# board-speed.py: qemu {pid}, vCPU threads {sorted(threads.items())}, "
               f"period {a.period_us} us, full {a.full}, offset {a.offset_us} us, "
               f"host CPUs {host_cpus}, bandwidth slice 1000 us\n")
@@ -155,12 +191,6 @@ def run(a, log, pid, threads, host_cpus, t_start):
                     quota[cpu] = q
                     log.write(f"{t:.4f} {m.group(1)} {cpu} {cap} {khz} {maxk} {q}\n")
         time.sleep(0.002)
-    for cpu, g in sorted(groups.items()):
-        with open(f"{g}/cpu.stat") as f:
-            stat = " ".join(f.read().split())
-        log.write(f"# cpu{cpu} cpu.stat: {stat}\n")
-        os.rmdir(g)
-    os.rmdir(base)
 
 
 if __name__ == "__main__":
