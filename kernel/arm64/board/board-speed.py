@@ -24,7 +24,10 @@ from 5 ms to 1 ms, below the smallest quota, and is put back at exit.
 usage: board-speed.py --console FILE --pidfile FILE --log FILE [--period-us N] [--full X]
                       [--offset-us N]
 Exits when qemu does, removing its groups; on SIGINT, SIGTERM or SIGHUP too, moving the
-vCPU threads back to the group they came from first (qemu then runs unthrottled).
+vCPU threads back to the group they came from first (qemu then runs unthrottled).  Killed
+with SIGKILL it cannot: the slice stays at 1 ms (echo 5000 >
+/proc/sys/kernel/sched_cfs_bandwidth_slice_us, the kernel's default) and the groups
+/sys/fs/cgroup/cpu/thermpress-board-PID stay until qemu exits and they are removed by hand.
 """
 import argparse
 import os
