@@ -50,8 +50,8 @@ usage: bash kernel/arm64/run.sh [OPTIONS]
                     and the schedule's runs); its lines go to BUILD_DIR/study.txt.  Read
                     from the environment: TP_BOOT, TP_CAL_MS, TP_BUSY_UNITS,
                     TP_HACKBENCH_ARGS, TP_BOARD_PERIOD_US, TP_BOARD_FULL,
-                    TP_BOARD_OFFSET_US (study.sh sets
-                    them); timeout default 3600 s
+                    TP_BOARD_OFFSET_US, each required (study.sh sets them);
+                    timeout default 3600 s
   --prefix N        with --patched: only the series' first N patches (0: none),
                     checked by kernel/arm64/vm-test-prefix.sh (a cooling device cap
                     lowers the scheduler's cpu_capacity); kernel/arm64/check-prefixes.sh
@@ -119,6 +119,11 @@ if [ -n "$study" ]; then
 	[ -f "$study" ] || die "--study $study: no such schedule"
 	study=$(cd "$(dirname "$study")" && pwd)/$(basename "$study")
 	[ "$timeout_s" = 600 ] && timeout_s=3600
+	# the study's settings are study.sh's, stated there once: none has a default here
+	for v in TP_BOOT TP_CAL_MS TP_BUSY_UNITS TP_HACKBENCH_ARGS TP_BOARD_PERIOD_US \
+		TP_BOARD_FULL TP_BOARD_OFFSET_US; do
+		[ -n "${!v:-}" ] || die "--study needs $v in the environment (kernel/arm64/study.sh sets it)"
+	done
 fi
 if [ -n "$prefix" ]; then
 	[ $patched = 1 ] && [ $effect = 0 ] && [ -z "$study" ] ||
@@ -223,8 +228,8 @@ cp -L /lib/ld-linux-aarch64.so.1 "$root/lib/"
 study_env=()
 if [ -n "$study" ]; then
 	cp "$study" "$root/study-schedule.txt"
-	study_env=("TP_BOOT=${TP_BOOT:-1}" "TP_CAL_MS=${TP_CAL_MS:-0}"
-		"TP_BUSY_UNITS=${TP_BUSY_UNITS:-20000}" "TP_HACKBENCH_ARGS=${TP_HACKBENCH_ARGS:--g 1 -f 5 -l 20}")
+	study_env=("TP_BOOT=$TP_BOOT" "TP_CAL_MS=$TP_CAL_MS" "TP_BUSY_UNITS=$TP_BUSY_UNITS"
+		"TP_HACKBENCH_ARGS=$TP_HACKBENCH_ARGS")
 fi
 initramfs_init "$root" "$vm_script" "TP_MODULES=${mods[*]}" "TP_KERNEL=$kernel_label" \
 	"TP_EFFECT_RUNS=$runs" "TP_SERIES=$series" "${study_env[@]}"
@@ -250,8 +255,8 @@ if [ -n "$study" ]; then	# the slowing board: each vCPU thread in a host cgroup 
 	rm -f "$bdir/qemu.pid" "$console"
 	qemu_board+=(-name debug-threads=on -pidfile "$bdir/qemu.pid")
 	python3 "$here/board/board-speed.py" --console "$console" --pidfile "$bdir/qemu.pid" \
-		--log "$bdir/board-speed.log" --period-us "${TP_BOARD_PERIOD_US:-32000}" \
-		--full "${TP_BOARD_FULL:-0.25}" --offset-us "${TP_BOARD_OFFSET_US:-0}" &
+		--log "$bdir/board-speed.log" --period-us "$TP_BOARD_PERIOD_US" \
+		--full "$TP_BOARD_FULL" --offset-us "$TP_BOARD_OFFSET_US" &
 	board_speed_pid=$!
 fi
 VM_RETRY_EARLY_CRASH=$retry run_vm "$timeout_s" "$console" "${qemu_board[@]}" -no-reboot \
